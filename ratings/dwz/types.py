@@ -1,0 +1,101 @@
+"""Typed, immutable inputs and results of one DWZ tournament evaluation.
+
+Scores and expected scores are integers in thousandths (a win is 1000) so that sums stay exact; the
+JSON layer (``contract.py``) converts them to numbers with three decimals.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+
+
+class Result(StrEnum):
+    """Result codes of the JSON contract (spec §3, §13)."""
+
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "1/2-1/2"
+    WHITE_WINS_FORFEIT = "+-"
+    BLACK_WINS_FORFEIT = "-+"
+    DOUBLE_FORFEIT = "--"
+
+
+RESULT_CODES: frozenset[str] = frozenset(r.value for r in Result)
+# Forfeits never count for anybody and never become Restpartien (spec §3).
+PLAYED_RESULTS: frozenset[str] = frozenset({Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW})
+FORFEIT_RESULTS: frozenset[str] = RESULT_CODES - PLAYED_RESULTS
+# White's score in thousandths for each played result.
+WHITE_SCORE: dict[str, int] = {Result.WHITE_WINS: 1000, Result.BLACK_WINS: 0, Result.DRAW: 500}
+
+
+class Status(StrEnum):
+    RATED = "rated"
+    FIRST = "first"
+    NOT_RATED = "not_rated"
+
+
+class EditionName(StrEnum):
+    CLASSIC = "classic"
+    WO2026 = "wo2026"
+
+
+@dataclass(frozen=True, slots=True)
+class Restpartie:
+    """A game of an unrated player kept for a later first rating (spec §6.1, §6.10)."""
+
+    opponent_rating: int
+    score: int  # thousandths: 0, 500 or 1000
+    end_date: datetime.date  # end date of the tournament the game was played in
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInput:
+    id: str
+    birth_year: int | None = None
+    dwz: int | None = None
+    index: int | None = None  # only meaningful together with dwz; missing = 0
+    fide_elo: int | None = None  # used only without dwz (take-over)
+    restpartien: tuple[Restpartie, ...] = ()  # used only without dwz and fide_elo
+
+
+@dataclass(frozen=True, slots=True)
+class GameInput:
+    white: str
+    black: str
+    result: str  # one of RESULT_CODES
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInput:
+    end_date: datetime.date
+    players: tuple[PlayerInput, ...]
+    games: tuple[GameInput, ...]
+    code: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    id: str
+    status: str  # Status value
+    dwz_old: int | None
+    index_old: int | None
+    n: int
+    points: int  # thousandths
+    expected: int | None  # thousandths
+    coefficient: Decimal | None  # classic E (integral) or WO2026 K (1 decimal)
+    level: int | None
+    performance: int | None
+    dwz_new: int | None
+    index_new: int | None
+    restpartien: tuple[Restpartie, ...]
+    fide_takeover: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    edition: str  # EditionName value
+    players: tuple[PlayerResult, ...]
