@@ -1,0 +1,49 @@
+# dwzsite: `make run` serves the demo site, `make test` runs lint and the whole test suite.
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# The first Python >= 3.11 on the PATH.
+PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
+	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; \
+	then echo $$p; break; fi; done)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test lint format messages makemessages install clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@test -n "$(PYTHON)" || { echo "Python >= 3.11 not found on PATH" >&2; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+messages: $(STAMP)
+	$(BIN)/python scripts/compile_messages.py
+
+# Extracting strings needs GNU gettext (xgettext); only translators need it.
+makemessages: $(STAMP)
+	DJANGO_DEBUG=True $(BIN)/python manage.py makemessages -l de -l en --no-obsolete --add-location file
+
+run: messages
+	DJANGO_DEBUG=True $(BIN)/python manage.py migrate --no-input
+	DJANGO_DEBUG=True $(BIN)/python manage.py seed_demo
+	DJANGO_DEBUG=True $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: messages
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache

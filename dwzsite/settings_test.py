@@ -1,0 +1,13 @@
+"""Test settings: the real settings plus plain static storage and a fast password hasher."""
+
+import os
+
+os.environ.setdefault("DJANGO_DEBUG", "True")
+
+from .settings import *  # noqa: F403
+
+STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
