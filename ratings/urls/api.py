@@ -1,0 +1,3 @@
+"""URLs: api pages (filled in by their issue)."""
+
+urlpatterns: list = []

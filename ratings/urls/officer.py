@@ -1,0 +1,3 @@
+"""URLs: officer pages (filled in by their issue)."""
+
+urlpatterns: list = []

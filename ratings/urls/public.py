@@ -1,0 +1,3 @@
+"""URLs: public pages (filled in by their issue)."""
+
+urlpatterns: list = []
