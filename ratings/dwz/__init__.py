@@ -1,0 +1,45 @@
+"""Pure-Python DWZ rating engine (no Django): evaluates one tournament under the rules of its end date.
+
+See /docs or the spec (dwz-rules.md) for the rules; ``evaluate`` is the entry point.
+"""
+
+from .categories import CATEGORIES, StrengthCategory, strength_category
+from .editions import CLASSIC, EDITIONS, WO2026, Edition, edition_for
+from .evaluate import evaluate
+from .expectation import expected_score
+from .rounding import rhu, rhu_decimal, rhu_div, rhu_scaled
+from .types import (
+    GameInput,
+    PlayerInput,
+    PlayerResult,
+    Restpartie,
+    Result,
+    Status,
+    TournamentInput,
+    TournamentResult,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "CLASSIC",
+    "EDITIONS",
+    "WO2026",
+    "Edition",
+    "GameInput",
+    "PlayerInput",
+    "PlayerResult",
+    "Restpartie",
+    "Result",
+    "Status",
+    "StrengthCategory",
+    "TournamentInput",
+    "TournamentResult",
+    "edition_for",
+    "evaluate",
+    "expected_score",
+    "rhu",
+    "rhu_decimal",
+    "rhu_div",
+    "rhu_scaled",
+    "strength_category",
+]

@@ -1,0 +1,271 @@
+"""The JSON contract of ``manage.py dwz_evaluate`` (spec §13): parsing, validation, serialisation.
+
+Pure: no Django, no I/O. ``parse_tournament`` collects every problem before it gives up, so a user fixes
+a file in one go; each message names the field (``games[3].result: unknown result "2-0"``).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from typing import Any
+
+from .types import (
+    RESULT_CODES,
+    GameInput,
+    PlayerInput,
+    PlayerResult,
+    Restpartie,
+    TournamentInput,
+    TournamentResult,
+)
+
+RATING_MIN, RATING_MAX = 0, 3000
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_SCORES = {0: 0, 0.5: 500, 1: 1000}
+
+
+class ContractError(ValueError):
+    """Bad input; ``messages`` holds one line per problem."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("\n".join(messages))
+        self.messages = messages
+
+
+def _is_int(value: object) -> bool:
+    # JSON true/false arrive as bool, a subclass of int; they are not numbers here. An integral float
+    # such as 1500.0 is accepted, because JSON numbers are compared by value (spec §13).
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _describe(value: object) -> str:
+    return (
+        json.dumps(value)
+        if isinstance(value, (str, int, float, bool)) or value is None
+        else type(value).__name__
+    )
+
+
+def _date(value: object, field: str, errors: list[str]) -> datetime.date | None:
+    if value is None:
+        errors.append(f"{field}: missing")
+        return None
+    if not isinstance(value, str) or not _DATE.fullmatch(value):
+        errors.append(f"{field}: not a date in the form YYYY-MM-DD: {_describe(value)}")
+        return None
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        errors.append(f"{field}: invalid date {_describe(value)}")
+        return None
+
+
+def _rating(
+    obj: dict[str, Any], key: str, field: str, errors: list[str], required: bool = False
+) -> int | None:
+    value = obj.get(key)
+    if value is None:
+        if required:
+            errors.append(f"{field}: missing")
+        return None
+    if not _is_int(value) or not RATING_MIN <= value <= RATING_MAX:
+        errors.append(f"{field}: must be an integer in {RATING_MIN}-{RATING_MAX}, got {_describe(value)}")
+        return None
+    return int(value)
+
+
+def _restpartien(value: object, field: str, errors: list[str]) -> tuple[Restpartie, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        errors.append(f"{field}: must be a list")
+        return ()
+    result = []
+    for k, item in enumerate(value):
+        f = f"{field}[{k}]"
+        if not isinstance(item, dict):
+            errors.append(f"{f}: must be an object")
+            continue
+        n_before = len(errors)
+        rating = _rating(item, "opponent_rating", f"{f}.opponent_rating", errors, required=True)
+        score = item.get("score")
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or score not in _SCORES:
+            errors.append(f"{f}.score: must be 0, 0.5 or 1, got {_describe(score)}")
+        end = _date(item.get("end_date"), f"{f}.end_date", errors)
+        if len(errors) == n_before and rating is not None and end is not None:
+            result.append(Restpartie(opponent_rating=rating, score=_SCORES[score], end_date=end))
+    return tuple(result)
+
+
+def _text(value: object) -> str | None:
+    # Names and the code are informational (spec §13); anything that is not a string is ignored.
+    return value if isinstance(value, str) else None
+
+
+def parse_tournament(data: object) -> TournamentInput:
+    """Validate decoded JSON and build the engine input; raises ContractError with all problems."""
+    errors: list[str] = []
+    if not isinstance(data, dict):
+        raise ContractError(["input: must be a JSON object with tournament, players and games"])
+    tournament = data.get("tournament")
+    end_date = None
+    code = name = None
+    if not isinstance(tournament, dict):
+        errors.append(
+            "tournament: missing or not an object" if tournament is None else "tournament: must be an object"
+        )
+        errors.append("tournament.end_date: missing")
+    else:
+        end_date = _date(tournament.get("end_date"), "tournament.end_date", errors)
+        code, name = _text(tournament.get("code")), _text(tournament.get("name"))
+
+    players: list[PlayerInput] = []
+    ids: set[str] = set()
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list):
+        errors.append("players: missing" if raw_players is None else "players: must be a list")
+        raw_players = []
+    for i, raw in enumerate(raw_players):
+        f = f"players[{i}]"
+        if not isinstance(raw, dict):
+            errors.append(f"{f}: must be an object")
+            continue
+        pid = raw.get("id")
+        if not isinstance(pid, str):
+            errors.append(
+                f"{f}.id: missing or not a string"
+                if pid is None
+                else f"{f}.id: not a string: {_describe(pid)}"
+            )
+            pid = None
+        elif pid in ids:
+            errors.append(f"{f}.id: duplicate id {_describe(pid)}")
+            pid = None
+        else:
+            ids.add(pid)
+        dwz = _rating(raw, "dwz", f"{f}.dwz", errors)
+        fide = _rating(raw, "fide_elo", f"{f}.fide_elo", errors)
+        index = raw.get("index")
+        if index is not None and (not _is_int(index) or index < 0):
+            errors.append(f"{f}.index: must be a non-negative integer, got {_describe(index)}")
+            index = None
+        birth_year = raw.get("birth_year")
+        if birth_year is not None and not _is_int(birth_year):
+            errors.append(f"{f}.birth_year: must be an integer, got {_describe(birth_year)}")
+            birth_year = None
+        rps = _restpartien(raw.get("restpartien"), f"{f}.restpartien", errors)
+        if pid is not None:
+            players.append(
+                PlayerInput(
+                    id=pid,
+                    birth_year=None if birth_year is None else int(birth_year),
+                    dwz=dwz,
+                    # The index belongs to a DWZ; without one it means nothing (spec §13).
+                    index=None if index is None or dwz is None else int(index),
+                    fide_elo=fide,
+                    # Restpartien only matter for players without any rating (spec §13).
+                    restpartien=rps if dwz is None and fide is None else (),
+                )
+            )
+
+    games: list[GameInput] = []
+    raw_games = data.get("games")
+    if not isinstance(raw_games, list):
+        errors.append("games: missing" if raw_games is None else "games: must be a list")
+        raw_games = []
+    for i, raw in enumerate(raw_games):
+        f = f"games[{i}]"
+        if not isinstance(raw, dict):
+            errors.append(f"{f}: must be an object")
+            continue
+        n_before = len(errors)
+        sides = []
+        for side in ("white", "black"):
+            pid = raw.get(side)
+            if not isinstance(pid, str):
+                errors.append(
+                    f"{f}.{side}: missing or not a string"
+                    if pid is None
+                    else f"{f}.{side}: not a string: {_describe(pid)}"
+                )
+            elif pid not in ids:
+                errors.append(f"{f}.{side}: unknown player id {_describe(pid)}")
+            sides.append(pid)
+        white, black = sides
+        if isinstance(white, str) and white == black:
+            errors.append(f"{f}: player {_describe(white)} plays himself")
+        result = raw.get("result")
+        if not isinstance(result, str) or result not in RESULT_CODES:
+            errors.append(
+                f"{f}.result: missing"
+                if result is None
+                else f"{f}.result: unknown result {_describe(result)}"
+            )
+        if len(errors) == n_before:
+            games.append(GameInput(white=white, black=black, result=result))  # type: ignore[arg-type]
+
+    if errors:
+        raise ContractError(errors)
+    assert end_date is not None
+    return TournamentInput(
+        end_date=end_date, players=tuple(players), games=tuple(games), code=code, name=name
+    )
+
+
+def parse_json_text(text: str) -> TournamentInput:
+    """Decode and validate a JSON document; malformed JSON becomes a ContractError too."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ContractError([f"input: malformed JSON: {exc}"]) from None
+    return parse_tournament(data)
+
+
+def _thousandths(value: int) -> int | float:
+    # 4500 -> 4.5, 3663 -> 3.663: the shortest repr of the nearest double is the 3-decimal value.
+    return value / 1000
+
+
+def _score(value: int) -> int | float:
+    return {0: 0, 500: 0.5, 1000: 1}[value]
+
+
+def player_to_json(p: PlayerResult) -> dict[str, Any]:
+    coefficient: int | float | None
+    if p.coefficient is None:
+        coefficient = None
+    elif p.coefficient == p.coefficient.to_integral_value() and p.coefficient.as_tuple().exponent == 0:
+        coefficient = int(p.coefficient)  # classic E
+    else:
+        coefficient = float(p.coefficient)  # WO2026 K, e.g. 25.7 or 80.0
+    return {
+        "id": p.id,
+        "status": p.status,
+        "dwz_old": p.dwz_old,
+        "index_old": p.index_old,
+        "n": p.n,
+        "points": _thousandths(p.points),
+        "expected": None if p.expected is None else _thousandths(p.expected),
+        "coefficient": coefficient,
+        "level": p.level,
+        "performance": p.performance,
+        "dwz_new": p.dwz_new,
+        "index_new": p.index_new,
+        "restpartien": [
+            {
+                "opponent_rating": rp.opponent_rating,
+                "score": _score(rp.score),
+                "end_date": rp.end_date.isoformat(),
+            }
+            for rp in p.restpartien
+        ],
+    }
+
+
+def result_to_json(result: TournamentResult) -> dict[str, Any]:
+    """The output contract: players in input order, all keys always present."""
+    return {"edition": result.edition, "players": [player_to_json(p) for p in result.players]}

@@ -1,0 +1,65 @@
+"""Expected score of one game (spec §2): p(D) = rhu(Phi(D / (200*sqrt(2))), 3), in thousandths.
+
+D is an integer and p is rounded to 3 decimals, so p is a table over -930..930, computed once at import.
+Outside that range p is exactly 0 or 1000. The spec guarantees that no integer D lies within 3e-7 of a
+rounding boundary, so the double-precision erf gives the official table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
+from statistics import NormalDist
+
+import numpy as np
+
+from .editions import COMMON
+
+_ERF_DIVISOR = COMMON.erf_divisor
+# Offset so that index 0 is "D <= -saturation" (p = 0) and the last index is "D >= saturation" (p = 1000).
+P_OFFSET = COMMON.p_saturation
+_QUANTUM = Decimal(1).scaleb(-COMMON.p_decimals)
+_SCALE = 10**COMMON.p_decimals
+
+
+def win_probability(d: float) -> float:
+    """Unrounded P(D) = 1/2 (1 + erf(D/400)); used only for the tie rule of the performance search."""
+    return 0.5 * (1.0 + math.erf(d / _ERF_DIVISOR))
+
+
+def _rounded(d: int) -> int:
+    # Decimal(float) is the exact binary value, so quantize rounds it exactly once, half up.
+    return int(Decimal(win_probability(d)).quantize(_QUANTUM, rounding=ROUND_HALF_UP) * _SCALE)
+
+
+P_TABLE: tuple[int, ...] = tuple(_rounded(d) for d in range(-P_OFFSET, P_OFFSET + 1))
+# The same table as a numpy array, for vectorised lookups with np.take(..., mode="clip"): clipping the index
+# is exactly the saturation rule, because the end entries are 0 and 1000.
+P_ARRAY: np.ndarray = np.array(P_TABLE, dtype=np.int64)
+_LAST = len(P_TABLE) - 1
+assert P_TABLE[0] == 0 and P_TABLE[-1] == _SCALE
+
+
+def expected_score(d: int) -> int:
+    """p(D) in thousandths for an integer rating difference D = own - opponent."""
+    i = d + P_OFFSET
+    if i <= 0:
+        return 0
+    if i >= _LAST:
+        return _SCALE
+    return P_TABLE[i]
+
+
+def expected_sum(rating: int, opponents: Iterable[int]) -> int:
+    """We in thousandths: the exact sum of the per-game rounded p."""
+    return sum(expected_score(rating - o) for o in opponents)
+
+
+_NORMAL = NormalDist()
+_SIGMA = _ERF_DIVISOR / math.sqrt(2)  # 200*sqrt(2)
+
+
+def rating_difference_for(score_fraction: float) -> float:
+    """D(p) = 200*sqrt(2) * Phi^-1(p), the unrounded inverse of P (start values, spec §6.4)."""
+    return _SIGMA * _NORMAL.inv_cdf(score_fraction)
