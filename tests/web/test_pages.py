@@ -49,3 +49,9 @@ def test_static_files_are_vendored(client):
         "vendor/chart.js/chart.umd.min.js",
     ):
         assert finders.find(path), path
+
+
+def test_favicon_ico_points_to_the_vendored_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith("favicon.svg")
