@@ -1,0 +1,77 @@
+"""Choices shared by models, services, forms and tables (no Django model imports here)."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Sex(models.TextChoices):
+    MALE = "m", _("männlich")
+    FEMALE = "w", _("weiblich")
+    DIVERSE = "d", _("divers")
+
+
+class PlayerStatus(models.TextChoices):
+    ACTIVE = "A", _("aktiv")
+    PASSIVE = "P", _("passiv")
+
+
+class FideTitle(models.TextChoices):
+    GM = "GM", "GM"
+    IM = "IM", "IM"
+    FM = "FM", "FM"
+    CM = "CM", "CM"
+    WGM = "WGM", "WGM"
+    WIM = "WIM", "WIM"
+    WFM = "WFM", "WFM"
+    WCM = "WCM", "WCM"
+
+
+class ResultCode(models.TextChoices):
+    """Result of one pairing. The six contract codes (spec §3) plus byes, which have no black player."""
+
+    WHITE_WINS = "1-0", "1-0"
+    BLACK_WINS = "0-1", "0-1"
+    DRAW = "1/2-1/2", "½-½"
+    WHITE_WINS_FORFEIT = "+-", _("+- (kampflos für Weiß)")
+    BLACK_WINS_FORFEIT = "-+", _("-+ (kampflos für Schwarz)")
+    DOUBLE_FORFEIT = "--", _("-- (beide kampflos verloren)")
+    BYE = "+", _("spielfrei (1 Punkt)")
+    HALF_POINT_BYE = "H", _("Halbpunkt-Freilos")
+    FULL_POINT_BYE = "F", _("Vollpunkt-Freilos")
+    UNPAIRED = "U", _("nicht gepaart (0 Punkte)")
+    ZERO_POINT_BYE = "Z", _("Nullpunkt-Freilos")
+
+
+PLAYED_RESULTS: frozenset[str] = frozenset({ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW})
+FORFEIT_RESULTS: frozenset[str] = frozenset(
+    {ResultCode.WHITE_WINS_FORFEIT, ResultCode.BLACK_WINS_FORFEIT, ResultCode.DOUBLE_FORFEIT}
+)
+# Pairings with two players (these reach the engine; forfeits are dropped there).
+PAIRING_RESULTS: frozenset[str] = PLAYED_RESULTS | FORFEIT_RESULTS
+BYE_RESULTS: frozenset[str] = frozenset(
+    {
+        ResultCode.BYE,
+        ResultCode.HALF_POINT_BYE,
+        ResultCode.FULL_POINT_BYE,
+        ResultCode.UNPAIRED,
+        ResultCode.ZERO_POINT_BYE,
+    }
+)
+
+
+class EvaluationStatus(models.TextChoices):
+    RATED = "rated", _("ausgewertet")
+    FIRST = "first", _("Erst-DWZ")
+    NOT_RATED = "not_rated", _("nicht ausgewertet")
+
+
+class Edition(models.TextChoices):
+    CLASSIC = "classic", _("klassisch (bis 07.06.2026)")
+    WO2026 = "wo2026", _("WO 2026 (ab 08.06.2026)")
+
+
+class AdjustmentKind(models.TextChoices):
+    START = "start", _("Startwert")
+    DSB_LIST = "dsb_list", _("Übernahme aus DSB-Liste")
+    CORRECTION = "correction", _("Korrektur")
+    PROMOTION = "promotion", _("Hochstufung")

@@ -1,0 +1,81 @@
+"""Derived rows written only by the recalculation service: evaluations and Restpartien."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from ratings.enums import Edition, EvaluationStatus
+
+from .player import Player
+from .tournament import Tournament
+
+
+class Evaluation(models.Model):
+    """One player's result in one evaluated tournament (every entry of a rated tournament gets one)."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("Turnier"), on_delete=models.CASCADE, related_name="evaluations"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="evaluations"
+    )
+    end_date = models.DateField(_("Ende"))  # copy of tournament.end_date at evaluation time
+    edition = models.CharField(_("Regelwerk"), max_length=10, choices=Edition.choices)
+    status = models.CharField(_("Status"), max_length=10, choices=EvaluationStatus.choices)
+    dwz_old = models.PositiveSmallIntegerField(_("DWZ alt"), null=True)
+    index_old = models.PositiveSmallIntegerField(_("Index alt"), null=True)
+    n = models.PositiveSmallIntegerField(_("Partien"))
+    points = models.DecimalField(_("Punkte"), max_digits=6, decimal_places=1)
+    expected = models.DecimalField(_("Erwartung"), max_digits=7, decimal_places=3, null=True)
+    coefficient = models.DecimalField(_("E/K"), max_digits=5, decimal_places=1, null=True)
+    level = models.PositiveSmallIntegerField(_("Niveau"), null=True)
+    performance = models.PositiveSmallIntegerField(_("Leistung"), null=True)
+    dwz_new = models.PositiveSmallIntegerField(_("DWZ neu"), null=True)
+    index_new = models.PositiveSmallIntegerField(_("Index neu"), null=True)
+    fide_takeover = models.BooleanField(_("Elo-Übernahme"), default=False)
+
+    class Meta:
+        verbose_name = _("Auswertung")
+        verbose_name_plural = _("Auswertungen")
+        ordering = ["end_date", "tournament_id", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="evaluation_unique_player"),
+        ]
+        indexes = [models.Index(fields=["player", "end_date"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}@{self.tournament_id}: {self.dwz_old} → {self.dwz_new}"
+
+    @property
+    def changes_rating(self) -> bool:
+        """True if this evaluation set the player's DWZ (a first rating or a rated player with games)."""
+        return self.status == EvaluationStatus.FIRST or (self.status == EvaluationStatus.RATED and self.n > 0)
+
+
+class Restpartie(models.Model):
+    """A game handed back to an unrated DSB member (spec §6.10, WO 3.4.3), kept with its tournament.
+
+    Rows are history: they stay after the player gets a rating (then the engine no longer uses them) and
+    are rebuilt whenever their tournament is re-evaluated.
+    """
+
+    player = models.ForeignKey(
+        Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="restpartien"
+    )
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("Turnier"), on_delete=models.CASCADE, related_name="restpartien"
+    )
+    seq = models.PositiveSmallIntegerField(_("Reihenfolge"))
+    opponent_rating = models.PositiveSmallIntegerField(_("Gegner-DWZ"))
+    score = models.DecimalField(_("Ergebnis"), max_digits=2, decimal_places=1)
+    end_date = models.DateField(_("gespielt bis"))
+
+    class Meta:
+        verbose_name = _("Restpartie")
+        verbose_name_plural = _("Restpartien")
+        ordering = ["player", "end_date", "tournament_id", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player", "seq"], name="restpartie_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.opponent_rating} ({self.score}) {self.end_date}"

@@ -1,0 +1,62 @@
+"""The federation tree: DSB → Landesverband → Bezirk/Kreis (Organisation) and the clubs below it."""
+
+from django.core.validators import RegexValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+# spec/formats.md §5 (decision): federation/district codes and club ZPS/VKZ codes.
+ORGANISATION_CODE_RE = r"^[0-9A-HKLM][0-9A-Z]{2}$"
+CLUB_ZPS_RE = r"^[1-9A-HLM][0-9A-Z]{4}$"
+
+organisation_code_validator = RegexValidator(
+    ORGANISATION_CODE_RE, _("Verbandskennziffer: drei Zeichen wie 000, C00 oder C05.")
+)
+club_zps_validator = RegexValidator(CLUB_ZPS_RE, _("ZPS/VKZ: fünf Zeichen wie C0101."))
+
+
+class Organisation(models.Model):
+    code = models.CharField(
+        _("Kennziffer"), max_length=3, unique=True, validators=[organisation_code_validator]
+    )
+    name = models.CharField(_("Name"), max_length=200)
+    parent = models.ForeignKey(
+        "self",
+        verbose_name=_("übergeordneter Verband"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="children",
+    )
+
+    class Meta:
+        verbose_name = _("Verband")
+        verbose_name_plural = _("Verbände")
+        ordering = ["code"]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+    @property
+    def level(self) -> int:
+        """0 = DSB, 1 = Landesverband, 2 = Bezirk/Kreis (deeper nesting counts on)."""
+        depth, node = 0, self
+        while node.parent_id is not None:
+            depth += 1
+            node = node.parent
+        return depth
+
+
+class Club(models.Model):
+    zps = models.CharField(_("ZPS"), max_length=5, unique=True, validators=[club_zps_validator])
+    name = models.CharField(_("Name"), max_length=200)
+    organisation = models.ForeignKey(
+        Organisation, verbose_name=_("Verband"), on_delete=models.PROTECT, related_name="clubs"
+    )
+
+    class Meta:
+        verbose_name = _("Verein")
+        verbose_name_plural = _("Vereine")
+        ordering = ["zps"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.zps})"

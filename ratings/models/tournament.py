@@ -1,0 +1,187 @@
+"""Tournaments, their participants and games."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Substr
+from django.utils.translation import gettext_lazy as _
+
+from ratings.enums import BYE_RESULTS, ResultCode
+
+from .federation import Club, Organisation
+from .player import Player
+
+# spec/formats.md §4: YYWW-ZZZ-KKK
+TOURNAMENT_CODE_RE = r"^(?:[0-9]{2}|[A-Z][0-9])(?:0[1-9]|[1-4][0-9]|5[0-3])-[0-9A-Z]{3}-[0-9A-Z]{3}$"
+tournament_code_validator = RegexValidator(
+    TOURNAMENT_CODE_RE, _("Turniercode im Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1.")
+)
+
+
+class TournamentQuerySet(models.QuerySet):
+    def in_evaluation_order(self):
+        """Spec §9: end date, then code suffix KKK (coded before uncoded), then creation order."""
+        return self.order_by("end_date", F("code_suffix").asc(nulls_last=True), "pk")
+
+    def rated(self):
+        return self.filter(rated=True)
+
+
+class Tournament(models.Model):
+    code = models.CharField(
+        _("Turniercode"),
+        max_length=12,
+        unique=True,
+        null=True,
+        blank=True,
+        validators=[tournament_code_validator],
+    )
+    # KKK of the code: the tie-break among tournaments with the same end date (WO 4.3.3).
+    code_suffix = models.GeneratedField(
+        expression=Substr("code", 10, 3),
+        output_field=models.CharField(max_length=3, null=True),
+        db_persist=True,
+        verbose_name=_("Code-Suffix"),
+    )
+    name = models.CharField(_("Name"), max_length=200)
+    place = models.CharField(_("Ort"), max_length=100, blank=True)
+    start_date = models.DateField(_("Beginn"))
+    end_date = models.DateField(_("Ende"), db_index=True)
+    rounds = models.PositiveSmallIntegerField(_("Runden"), null=True, blank=True)
+    organiser_club = models.ForeignKey(
+        Club,
+        verbose_name=_("Ausrichter (Verein)"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+    )
+    organiser_organisation = models.ForeignKey(
+        Organisation,
+        verbose_name=_("Ausrichter (Verband)"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournaments",
+    )
+    rating_officer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("Wertungsreferent"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rated_tournaments",
+    )
+    notes = models.TextField(_("Notizen"), blank=True)
+    rated = models.BooleanField(
+        _("DWZ-gewertet"),
+        default=True,
+        help_text=_("Nicht gewertete Turniere werden gespeichert, aber nicht ausgewertet."),
+    )
+    created_at = models.DateTimeField(_("angelegt"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("geändert"), auto_now=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("Turnier")
+        verbose_name_plural = _("Turniere")
+        ordering = ["-end_date", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(start_date__lte=F("end_date")), name="tournament_start_not_after_end"
+            ),
+            models.CheckConstraint(
+                condition=Q(organiser_club__isnull=True) | Q(organiser_organisation__isnull=True),
+                name="tournament_one_organiser",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})" if self.code else self.name
+
+    def clean(self) -> None:
+        super().clean()
+        if self.start_date and self.end_date and self.start_date > self.end_date:
+            raise ValidationError({"end_date": _("Das Ende liegt vor dem Beginn.")})
+        if self.organiser_club_id and self.organiser_organisation_id:
+            raise ValidationError(_("Ausrichter ist entweder ein Verein oder ein Verband, nicht beides."))
+        if self.code == "":
+            self.code = None
+
+    @property
+    def organiser(self) -> Club | Organisation | None:
+        return self.organiser_club or self.organiser_organisation
+
+
+class TournamentEntry(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("Turnier"), on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("Spieler"), on_delete=models.PROTECT, related_name="entries"
+    )
+    start_rank = models.PositiveSmallIntegerField(_("Startrang"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("Teilnehmer")
+        verbose_name_plural = _("Teilnehmer")
+        ordering = ["tournament", F("start_rank").asc(nulls_last=True), "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_unique_player"),
+            models.UniqueConstraint(
+                fields=["tournament", "start_rank"],
+                condition=Q(start_rank__isnull=False),
+                name="entry_unique_start_rank",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_rank or '-'}. {self.player}"
+
+
+class Game(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("Turnier"), on_delete=models.CASCADE, related_name="games"
+    )
+    round = models.PositiveSmallIntegerField(_("Runde"))
+    board = models.PositiveSmallIntegerField(_("Brett"), null=True, blank=True)
+    white = models.ForeignKey(
+        Player, verbose_name=_("Weiß"), on_delete=models.PROTECT, related_name="games_as_white"
+    )
+    black = models.ForeignKey(
+        Player,
+        verbose_name=_("Schwarz"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games_as_black",
+        help_text=_("Leer bei spielfrei/Freilos."),
+    )
+    result = models.CharField(_("Ergebnis"), max_length=7, choices=ResultCode.choices)
+
+    class Meta:
+        verbose_name = _("Partie")
+        verbose_name_plural = _("Partien")
+        ordering = ["tournament", "round", F("board").asc(nulls_last=True), "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(white=F("black")), name="game_white_not_black"),
+            models.CheckConstraint(
+                condition=(Q(black__isnull=True) & Q(result__in=sorted(BYE_RESULTS)))
+                | (Q(black__isnull=False) & ~Q(result__in=sorted(BYE_RESULTS))),
+                name="game_bye_iff_no_black",
+            ),
+            models.CheckConstraint(condition=Q(round__gte=1), name="game_round_positive"),
+            models.UniqueConstraint(
+                fields=["tournament", "round", "white"], name="game_white_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "round", "black"], name="game_black_once_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        black = self.black if self.black_id else "–"
+        return f"R{self.round}: {self.white} – {black} {self.result}"
