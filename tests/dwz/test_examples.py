@@ -1,0 +1,197 @@
+"""The worked examples of spec §14: full outputs from dwz-examples.json and the intermediate values the
+spec derives by hand."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from decimal import Decimal
+
+import pytest
+
+from ratings.dwz import evaluate
+from ratings.dwz.contract import parse_tournament, result_to_json
+from ratings.dwz.editions import CLASSIC, COMMON, WO2026
+from ratings.dwz.first_rating import IterationPlayer, iterate, map_first_rating, start_value
+from ratings.dwz.performance import rounded_sum, solve, unrounded_sum
+
+from .builders import example, load_examples
+
+EXAMPLES = load_examples()
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=[e["id"] for e in EXAMPLES])
+def test_full_output(ex):
+    assert result_to_json(evaluate(parse_tournament(ex["input"]))) == ex["output"]
+
+
+def test_all_fourteen_examples_present():
+    assert len(EXAMPLES) == 14
+
+
+def _players(example_id: str) -> dict:
+    result = evaluate(parse_tournament(example(example_id)["input"]))
+    return {p.id: p for p in result.players}
+
+
+def test_e1_values():
+    """E1a: p(-200) = .240; A: E 5, Rn 1101; B: SBr, E 8, Rn 1132."""
+    p = _players("E1a")
+    assert (p["A"].expected, p["A"].coefficient, p["A"].dwz_new) == (240, Decimal(5), 1101)
+    assert (p["B"].expected, p["B"].coefficient, p["B"].dwz_new) == (760, Decimal(8), 1132)
+    c = _players("E1c")
+    assert (c["A"].coefficient, c["A"].dwz_new, c["B"].coefficient, c["B"].dwz_new) == (12, 985, 5, 1232)
+
+
+def test_e2_intermediate():
+    """We 2.776, E 27 capped by index 3 to 15, level 1808, f(1885) = 2.993, f(1886) = 3.000 -> 1886."""
+    opponents = [1700, 1780, 1900, 2010, 1650]
+    assert rounded_sum(1850, opponents) == 2776
+    assert rounded_sum(1885, opponents) == 2993
+    assert rounded_sum(1886, opponents) == 3000
+    assert solve(opponents, 3000) == 1886
+    a = _players("E2")["A"]
+    assert (a.expected, a.coefficient, a.dwz_new, a.index_new, a.level, a.performance) == (
+        2776,
+        Decimal(15),
+        1859,
+        4,
+        1808,
+        1886,
+    )
+
+
+def test_e3_braking_surcharge_cap_150():
+    a = _players("E3")["A"]
+    assert (a.expected, a.coefficient, a.dwz_new, a.performance, a.level) == (
+        1686,
+        Decimal(150),
+        534,
+        291,
+        662,
+    )
+    assert rounded_sum(291, [620, 700, 580, 760, 650]) == 500
+
+
+def test_e6_takeover():
+    f = _players("E6")["F"]
+    assert (f.dwz_old, f.index_old, f.expected, f.coefficient, f.dwz_new, f.index_new) == (
+        1950,
+        6,
+        3638,
+        Decimal(5),
+        2041,
+        7,
+    )
+    assert f.fide_takeover
+    opponents = [1880, 2050, 1920, 1760, 2105, 1990, 1840]
+    assert rounded_sum(2107, opponents) == 4995 and rounded_sum(2108, opponents) == 5003
+    assert (f.performance, f.level) == (2108, 1935)
+
+
+def test_e7_fictitious_draw():
+    """Add a draw against the level 1664 and solve 5.5 of 6: f(2064) = 5.499 is closest."""
+    opponents = [1620, 1710, 1555, 1690, 1745, 1664]
+    assert [rounded_sum(r, opponents) for r in (2063, 2064, 2065)] == [5496, 5499, 5502]
+    assert _players("E7")["A"].performance == 2064
+
+
+def test_e8_ausnahmespieler_tie_rule():
+    """f(1905) = 4.499 and f(1906) = 4.501 tie; the unrounded sums 4.49841 / 4.50146 pick 1906."""
+    opponents = [1610, 1540, 1495, 1580, 1455]
+    assert rounded_sum(1905, opponents) == 4499 and rounded_sum(1906, opponents) == 4501
+    assert unrounded_sum(1905, opponents) == pytest.approx(4498.41, abs=0.01)
+    assert unrounded_sum(1906, opponents) == pytest.approx(4501.46, abs=0.01)
+    assert solve(opponents, 4500) == 1906
+    p = _players("E8")
+    assert (p["A"].expected, p["A"].coefficient, p["A"].dwz_new, p["A"].performance) == (451, 5, 1474, 1906)
+    assert (p["B"].expected, p["B"].coefficient, p["B"].dwz_new, p["B"].level) == (2654, 22, 1605, 1595)
+
+
+def test_e8_without_the_rule_before_2016_08_01():
+    """The same tournament ending 2016-07-31 has no Ausnahmespieler: B gets 1582 (spec §14 E8)."""
+    data = example("E8")["input"]
+    data = {**data, "tournament": {**data["tournament"], "end_date": "2016-07-31"}}
+    p = {r.id: r for r in evaluate(parse_tournament(data)).players}
+    assert (p["B"].expected, p["B"].dwz_new) == (3454, 1582)
+
+
+def test_e9_start_values_and_rounds():
+    """Start U1 = 9500/6 + D(0.5) = 1583, U2 = 7933/5 + D(0.4) = 1586.6 - 71.657 = 1515; then the
+    Jacobi rounds (1573, 1512), (1573, 1510), (1572, 1510), (1572, 1509), (1572, 1509)."""
+    u1_start = start_value([1720, 1610, 1540, 1480, 1600, 1550], 3000)
+    u2_start = start_value([1720, 1610, 1540, 1480, u1_start], 2000)
+    assert (u1_start, u2_start) == (1583, 1515)
+    players = {
+        1: IterationPlayer(fixed=(1720, 1610, 1540, 1480, 1600, 1550), moving=(2,), points=3500),
+        2: IterationPlayer(fixed=(1720, 1610, 1540, 1480), moving=(1,), points=2000),
+    }
+    rounds = []
+    for cap in range(1, 6):
+        values, _ = iterate(players, {1: 1583, 2: 1515}, dataclasses.replace(COMMON, iteration_cap=cap))
+        rounds.append((values[1], values[2]))
+    assert rounds == [(1573, 1512), (1573, 1510), (1572, 1510), (1572, 1509), (1572, 1509)]
+    assert rounded_sum(1509, [1720, 1610, 1540, 1480, 1572]) == 1998
+    assert rounded_sum(1510, [1720, 1610, 1540, 1480, 1572]) == 2004
+
+
+def test_e9_expired_restpartie_and_statuses():
+    p = _players("E9")
+    assert [p[i].status for i in ("U1", "U2", "U3")] == ["first", "first", "not_rated"]
+    assert p["U1"].n == 7  # 5 tournament games + 2 valid Restpartien (the 2020-12-31 one expired)
+
+
+def test_e10_first_rating_below_800():
+    """Start 863 + D(0.2) = 625; rounds 619, 619; 700 + 619/8 = 777.375 -> 777."""
+    assert start_value([905, 830, 880, 760, 940], 1000) == 625
+    assert rounded_sum(619, [905, 830, 880, 760, 940]) == 999
+    assert map_first_rating(619, CLASSIC) == 777
+    p = _players("E10")
+    assert (p["U"].performance, p["U"].dwz_new) == (619, 777)
+    assert (p["R2"].expected, p["R2"].coefficient, p["R2"].dwz_new) == (2346, 27, 809)
+
+
+def test_e11_k_values():
+    p = _players("E11")
+    ks = {i: p[i].coefficient for i in "BYLJFC"}
+    assert ks == {
+        "B": Decimal("25.7"),
+        "Y": Decimal("80.0"),
+        "L": Decimal("27.0"),
+        "J": Decimal("48.0"),
+        "F": Decimal("60.0"),
+        "C": Decimal("25.0"),
+    }
+    assert {i: p[i].dwz_new for i in "BYLJFC"} == {
+        "B": 1385,
+        "Y": 1201,
+        "L": 1100,
+        "J": 1522,
+        "F": 1901,
+        "C": 2253,
+    }
+    assert (p["F"].index_old, p["F"].index_new) == (6, 7)
+    assert (p["C"].level, p["C"].performance) == (1411, 1970)
+
+
+def test_e12_wo2026_first_ratings():
+    """Start U1 1260 + D(0.7) = 1408, U2 1260 + D(0.1) = 898; L 1420 / 870 -> 1466.4 / 1156.95."""
+    rated = [1400, 1250, 1180, 1320, 1150]
+    assert start_value(rated, 3500) == 1408
+    assert start_value(rated, 500) == 898
+    assert (map_first_rating(1420, WO2026), map_first_rating(870, WO2026)) == (1466, 1157)
+    p = _players("E12")
+    assert (p["U1"].performance, p["U1"].dwz_new, p["U2"].performance, p["U2"].dwz_new) == (
+        1420,
+        1466,
+        870,
+        1157,
+    )
+    assert (p["R3"].coefficient, p["R3"].dwz_new) == (Decimal("73.3"), 1242)
+    assert (p["R5"].coefficient, p["R5"].dwz_new) == (Decimal("26.0"), 1139)
+
+
+def test_example_dates_choose_the_stated_edition():
+    for ex in EXAMPLES:
+        end = datetime.date.fromisoformat(ex["input"]["tournament"]["end_date"])
+        assert (end >= datetime.date(2026, 6, 8)) == (ex["output"]["edition"] == "wo2026")
