@@ -1,3 +1,10 @@
-"""URLs: public pages (filled in by their issue)."""
+"""URLs: public pages (German, stable paths; no language prefix)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from ratings.views import calculator
+
+urlpatterns = [
+    path("rechner/", calculator.calculator, name="calculator"),
+    path("rechner/vorschau/", calculator.calculator_preview, name="calculator-preview"),
+]
