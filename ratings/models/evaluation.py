@@ -18,7 +18,10 @@ class Evaluation(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="evaluations"
     )
-    end_date = models.DateField(_("Ende"))  # copy of tournament.end_date at evaluation time
+    # Copies of the tournament's position at evaluation time (spec §9 order), so a later edit of the
+    # tournament header cannot hide where its stored results sat in the replay.
+    end_date = models.DateField(_("Ende"))
+    code_suffix = models.CharField(_("Code-Suffix"), max_length=3, null=True, blank=True)
     edition = models.CharField(_("Regelwerk"), max_length=10, choices=Edition.choices)
     status = models.CharField(_("Status"), max_length=10, choices=EvaluationStatus.choices)
     dwz_old = models.PositiveSmallIntegerField(_("DWZ alt"), null=True)

@@ -1,0 +1,192 @@
+"""Chronological replay of many tournaments on top of :func:`evaluate` (spec §9, WO 2.2.3 / 3.7). Pure Python.
+
+The replay walks *events* in the official order: tournaments (by end date, code suffix ``KKK`` with coded
+before uncoded, creation order) and dated rating adjustments (a value set on date D applies before every
+tournament ending on or after D). Each player carries a :class:`PlayerState` from event to event.
+
+Incremental mode: the caller passes the *stored* results of the tournaments (what the database holds) and
+the set of players whose inputs changed (``dirty``). A tournament is evaluated again only if it changed or
+one of its players is dirty; otherwise its stored results are applied unchanged. A player stops being dirty
+when his state provably equals the stored one again (same result as stored, or a DWZ identical to the stored
+one). The end state equals a full replay because a clean player's stored history is, by induction, exactly
+what a full replay would produce.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from .evaluate import evaluate
+from .first_rating import restpartie_valid
+from .types import GameInput, PlayerInput, PlayerResult, Restpartie, Status, TournamentInput, TournamentResult
+
+# Sort keys. Adjustments sort before tournaments of the same day (kind 0 < 1).
+OrderKey = tuple[datetime.date, int, int, str, int]
+
+
+def tournament_order(end_date: datetime.date, code: str | None, creation: int) -> OrderKey:
+    """Spec §9: end date, then KKK (the last three characters of the code), coded before uncoded, then
+    creation order."""
+    if code:
+        return (end_date, 1, 0, code[-3:], creation)
+    return (end_date, 1, 1, "", creation)
+
+
+def adjustment_order(date: datetime.date, creation: int) -> OrderKey:
+    return (date, 0, 0, "", creation)
+
+
+def day_start(date: datetime.date) -> OrderKey:
+    """The position before every event of ``date``."""
+    return (date, -1, 0, "", 0)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    dwz: int | None = None
+    index: int | None = None
+    fide_elo: int | None = None  # start value; used only while there is no DWZ
+    restpartien: tuple[Restpartie, ...] = ()
+
+    @property
+    def has_dwz(self) -> bool:
+        return self.dwz is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEvent:
+    key: Hashable
+    order: OrderKey
+    end_date: datetime.date
+    players: tuple[tuple[str, int | None], ...]  # (id, birth year) in entry order
+    games: tuple[GameInput, ...]  # pairings with two players (played and forfeits); byes never come here
+    code: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentEvent:
+    key: Hashable
+    order: OrderKey
+    player: str
+    dwz: int
+    index: int
+
+
+Event = TournamentEvent | AdjustmentEvent
+
+
+@dataclass(slots=True)
+class ReplayOutcome:
+    # Tournaments evaluated by the engine in this replay, in order, with their (normalised) results.
+    evaluated: dict[Hashable, TournamentResult] = field(default_factory=dict)
+    states: dict[str, PlayerState] = field(default_factory=dict)
+    # Players whose state may differ from the stored one at the end (their stored Player row is stale).
+    dirty: set[str] = field(default_factory=set)
+
+
+def gives_rating(result: PlayerResult) -> bool:
+    """True if the result sets the player's DWZ: a first rating, or a rated player with counted games."""
+    return result.status == Status.FIRST or (result.status == Status.RATED and result.n > 0)
+
+
+def advance(state: PlayerState, result: PlayerResult, end_date: datetime.date) -> PlayerState:
+    """The player's state after one tournament result (stored Restpartien only come in ``result``)."""
+    if gives_rating(result):
+        # A rating consumes all Restpartien (WO 3.4.3 / spec §6.10).
+        return PlayerState(result.dwz_new, result.index_new, state.fide_elo, ())
+    if result.status == Status.NOT_RATED and result.restpartien:
+        # Expired games can never become valid again later (dates only grow): drop them here.
+        kept = tuple(rp for rp in state.restpartien if restpartie_valid(rp, end_date))
+        return PlayerState(state.dwz, state.index, state.fide_elo, kept + result.restpartien)
+    return state
+
+
+def tournament_input(event: TournamentEvent, states: Mapping[str, PlayerState]) -> TournamentInput:
+    players = []
+    for pid, birth_year in event.players:
+        s = states.get(pid) or PlayerState()
+        if s.dwz is not None:
+            players.append(PlayerInput(pid, birth_year, s.dwz, s.index or 0))
+        elif s.fide_elo is not None:
+            players.append(PlayerInput(pid, birth_year, fide_elo=s.fide_elo))
+        else:
+            valid = tuple(rp for rp in s.restpartien if restpartie_valid(rp, event.end_date))
+            players.append(PlayerInput(pid, birth_year, restpartien=valid))
+    return TournamentInput(
+        end_date=event.end_date, players=tuple(players), games=event.games, code=event.code, name=event.name
+    )
+
+
+def normalise(result: TournamentResult, members: Callable[[str], bool]) -> TournamentResult:
+    """Restpartien are kept only for DSB members (WO 3.4.3): drop the others' from the result."""
+    players = tuple(
+        p if not p.restpartien or members(p.id) else dataclasses.replace(p, restpartien=())
+        for p in result.players
+    )
+    return TournamentResult(edition=result.edition, players=players)
+
+
+def replay(
+    events: Iterable[Event],
+    states: dict[str, PlayerState],
+    *,
+    members: Callable[[str], bool],
+    dirty: set[str] | None = None,
+    changed: set[Hashable] | frozenset[Hashable] = frozenset(),
+    stored: Mapping[Hashable, TournamentResult] | None = None,
+    evaluator: Callable[[TournamentInput], TournamentResult] = evaluate,
+    on_event: Callable[[Event], None] | None = None,
+) -> ReplayOutcome:
+    """Replay ``events`` (sorted here by their order key) starting from ``states`` (updated in place).
+
+    Full replay: ``stored=None`` (every tournament is evaluated). Incremental: ``stored`` maps each unchanged
+    tournament to its stored result, ``dirty`` names the players whose input changed and ``changed`` the
+    tournaments and adjustments that are new or edited.
+    """
+    full = stored is None
+    dirty = set(dirty or ())
+    out = ReplayOutcome(states=states, dirty=dirty)
+    for event in sorted(events, key=lambda e: e.order):
+        if on_event is not None:
+            on_event(event)
+        if isinstance(event, AdjustmentEvent):
+            old = states.get(event.player) or PlayerState()
+            states[event.player] = PlayerState(event.dwz, event.index, old.fide_elo, ())
+            if event.key in changed:
+                dirty.add(event.player)
+            else:
+                dirty.discard(event.player)  # the same value as stored from here on
+            continue
+        before = None if full else stored.get(event.key)  # type: ignore[union-attr]
+        must = full or before is None or event.key in changed or any(pid in dirty for pid, _ in event.players)
+        if not must:
+            for pr in before.players:  # type: ignore[union-attr]
+                states[pr.id] = advance(states.get(pr.id) or PlayerState(), pr, event.end_date)
+            continue
+        result = normalise(evaluator(tournament_input(event, states)), members)
+        out.evaluated[event.key] = result
+        old_by_id = {} if before is None else {pr.id: pr for pr in before.players}
+        for pr in result.players:
+            states[pr.id] = advance(states.get(pr.id) or PlayerState(), pr, event.end_date)
+            if full:
+                continue
+            old = old_by_id.get(pr.id)
+            was_dirty = pr.id in dirty
+            if old is not None and old == pr and not was_dirty:
+                continue
+            if (
+                old is not None
+                and gives_rating(pr)
+                and gives_rating(old)
+                and (old.dwz_new, old.index_new) == (pr.dwz_new, pr.index_new)
+            ):
+                dirty.discard(pr.id)  # same DWZ and index as stored: the histories agree again
+                continue
+            dirty.add(pr.id)
+    if full:
+        out.dirty = set(states)
+    return out

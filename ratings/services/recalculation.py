@@ -1,0 +1,663 @@
+"""Chronological recalculation (spec §9): the only code that writes evaluations, Restpartien and the derived
+``Player.dwz`` / ``index`` / ``last_evaluated``.
+
+Shape: take the lock, load everything from the changed point onward in a few queries, replay in memory
+(``ratings.dwz.replay``), delete + bulk-create the rows of the tournaments whose results changed, bulk-update
+the players. Callers run inside ``transaction.atomic()`` (``recalculate`` opens one itself as well).
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import connection, transaction
+from django.db.models import F, Max, Q
+from django.utils import timezone
+
+from ratings.dwz import evaluate
+from ratings.dwz.replay import (
+    AdjustmentEvent,
+    Event,
+    OrderKey,
+    PlayerState,
+    TournamentEvent,
+    adjustment_order,
+    day_start,
+    replay,
+    tournament_order,
+)
+from ratings.dwz.types import GameInput, PlayerResult, TournamentResult
+from ratings.dwz.types import Restpartie as RestpartieValue
+from ratings.enums import PAIRING_RESULTS, AdjustmentKind, EvaluationStatus
+from ratings.models import (
+    Evaluation,
+    Game,
+    Membership,
+    Player,
+    RatingAdjustment,
+    RatingState,
+    Restpartie,
+    Tournament,
+    TournamentEntry,
+)
+
+ADVISORY_LOCK_KEY = 0x44575A  # "DWZ"
+BATCH = 500
+IN_CHUNK = 900  # stay below SQLite's bound-parameter limit
+END_OF_TIME = datetime.date.max
+THOUSAND = Decimal(1000)
+
+
+@dataclass(slots=True)
+class RecalculationReport:
+    tournaments: list[int] = field(default_factory=list)  # re-evaluated tournament ids, in evaluation order
+    rating_changes: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)  # pk: (old, new)
+    evaluations: int = 0  # player evaluations computed by the engine
+    elapsed: float = 0.0
+
+    def merge(self, other: RecalculationReport) -> None:
+        self.tournaments += [t for t in other.tournaments if t not in self.tournaments]
+        for pk, (old, new) in other.rating_changes.items():
+            first = self.rating_changes.get(pk, (old, new))[0]
+            self.rating_changes[pk] = (first, new)
+        self.evaluations += other.evaluations
+        self.elapsed += other.elapsed
+
+
+def lock_ratings() -> None:
+    """Serialise all rating writes: one lock, taken first, inside the caller's transaction."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("lock_ratings() must run inside transaction.atomic()")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '30s'")
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ADVISORY_LOCK_KEY])
+    state = RatingState.objects.select_for_update().filter(pk=1).first()
+    if state is None:
+        RatingState.objects.get_or_create(pk=1)
+
+
+def _chunks(values: Iterable, size: int = IN_CHUNK) -> Iterator[list]:
+    values = list(values)
+    for i in range(0, len(values), size):
+        yield values[i : i + size]
+
+
+def _pid(pk: int) -> str:
+    return str(pk)
+
+
+def _stored_order(end: datetime.date, suffix: str | None, tid: int) -> OrderKey:
+    return (end, 1, 0, suffix, tid) if suffix else (end, 1, 1, "", tid)
+
+
+def _thousandths(value: Decimal | None) -> int | None:
+    return None if value is None else int(value * THOUSAND)
+
+
+def _decimal(thousandths: int | None) -> Decimal | None:
+    return None if thousandths is None else Decimal(thousandths) / THOUSAND
+
+
+# --- loading ---------------------------------------------------------------------------------------------
+
+
+def _load_tournament_events(since: datetime.date, exclude: set[int]) -> list[TournamentEvent]:
+    """Rated tournaments ending on or after ``since`` with their entries and pairings: three queries."""
+    tournaments = {
+        pk: (end, code, name)
+        for pk, end, code, name in Tournament.objects.filter(rated=True, end_date__gte=since).values_list(
+            "pk", "end_date", "code", "name"
+        )
+        if pk not in exclude
+    }
+    players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
+    entries = (
+        TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since)
+        .order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
+        .values_list("tournament_id", "player_id", "player__birth_year")
+    )
+    for tid, player_id, birth_year in entries:
+        if tid in tournaments:
+            players[tid].append((_pid(player_id), birth_year))
+    games: dict[int, list[GameInput]] = defaultdict(list)
+    pairings = (
+        Game.objects.filter(
+            tournament__rated=True, tournament__end_date__gte=since, result__in=sorted(PAIRING_RESULTS)
+        )
+        .order_by("tournament_id", "round", F("board").asc(nulls_last=True), "pk")
+        .values_list("tournament_id", "white_id", "black_id", "result")
+    )
+    for tid, white, black, result in pairings:
+        if tid in tournaments:
+            games[tid].append(GameInput(_pid(white), _pid(black), result))
+    return [
+        TournamentEvent(
+            key=pk,
+            order=tournament_order(end, code, pk),
+            end_date=end,
+            players=tuple(players.get(pk, ())),
+            games=tuple(games.get(pk, ())),
+            code=code,
+            name=name,
+        )
+        for pk, (end, code, name) in tournaments.items()
+    ]
+
+
+def _load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[AdjustmentEvent]:
+    rows = RatingAdjustment.objects.filter(date__isnull=False, date__gte=since[0]).values_list(
+        "pk", "player_id", "date", "dwz", "index"
+    )
+    events = []
+    for pk, player_id, date, dwz, index in rows:
+        order = adjustment_order(date, pk)
+        if pk not in exclude and order >= since:
+            events.append(AdjustmentEvent(pk, order, _pid(player_id), dwz, index))
+    return events
+
+
+def _load_stored(since: datetime.date, members_only: bool = True) -> tuple[dict, dict, dict]:
+    """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since``."""
+    rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
+    for tid, player_id, opp, score, end in (
+        Restpartie.objects.filter(end_date__gte=since)
+        .order_by("tournament_id", "player_id", "seq")
+        .values_list("tournament_id", "player_id", "opponent_rating", "score", "end_date")
+    ):
+        rp_rows[(tid, player_id)].append(RestpartieValue(opp, _thousandths(score), end))
+    by_tournament: dict[int, list[PlayerResult]] = defaultdict(list)
+    editions: dict[int, str] = {}
+    order: dict[int, OrderKey] = {}
+    rows = (
+        Evaluation.objects.filter(end_date__gte=since)
+        .order_by("tournament_id", "pk")
+        .values_list(
+            "tournament_id",
+            "player_id",
+            "end_date",
+            "code_suffix",
+            "edition",
+            "status",
+            "dwz_old",
+            "index_old",
+            "n",
+            "points",
+            "expected",
+            "coefficient",
+            "level",
+            "performance",
+            "dwz_new",
+            "index_new",
+            "fide_takeover",
+        )
+    )
+    for (tid, player_id, end, suffix, edition, status, dwz_old, index_old, n, points, expected, coefficient,
+         level, performance, dwz_new, index_new, takeover) in rows:  # fmt: skip
+        editions[tid] = edition
+        order[tid] = _stored_order(end, suffix, tid)
+        by_tournament[tid].append(
+            PlayerResult(
+                id=_pid(player_id),
+                status=status,
+                dwz_old=dwz_old,
+                index_old=index_old,
+                n=n,
+                points=_thousandths(points),
+                expected=_thousandths(expected),
+                coefficient=coefficient,
+                level=level,
+                performance=performance,
+                dwz_new=dwz_new,
+                index_new=index_new,
+                restpartien=tuple(rp_rows.get((tid, player_id), ())),
+                fide_takeover=takeover,
+            )
+        )
+    stored = {tid: TournamentResult(editions[tid], tuple(prs)) for tid, prs in by_tournament.items()}
+    return stored, order, rp_rows
+
+
+def _start_values() -> dict[int, tuple[int | None, int | None, int | None]]:
+    return {
+        player_id: (dwz, index, fide)
+        for player_id, dwz, index, fide in RatingAdjustment.objects.filter(
+            kind=AdjustmentKind.START
+        ).values_list("player_id", "dwz", "index", "fide_elo")
+    }
+
+
+def _members() -> set[int]:
+    return set(Membership.objects.values_list("player_id", flat=True).distinct())
+
+
+def _start_state(start: tuple[int | None, int | None, int | None] | None) -> PlayerState:
+    if start is None:
+        return PlayerState()
+    dwz, index, fide = start
+    return PlayerState(dwz, (index or 0) if dwz is not None else None, fide)
+
+
+def _restpartien_before(players: set[int], since: datetime.date) -> dict[int, tuple[RestpartieValue, ...]]:
+    """Stored Restpartien played before ``since`` that can still be valid on or after it (2-year window)."""
+    oldest = datetime.date(max(since.year - 2, 1), 1, 1)
+    found: dict[int, list[RestpartieValue]] = defaultdict(list)
+    rows = (
+        Restpartie.objects.filter(end_date__gte=oldest, end_date__lt=since)
+        .order_by("end_date", "tournament_id", "seq")
+        .values_list("player_id", "opponent_rating", "score", "end_date")
+    )
+    for player_id, opp, score, end in rows:
+        if player_id in players:
+            found[player_id].append(RestpartieValue(opp, _thousandths(score), end))
+    return {pk: tuple(v) for pk, v in found.items()}
+
+
+def _states_before(
+    *,
+    since: OrderKey,
+    players: set[int],
+    reset: set[int],
+    stored: dict[int, TournamentResult],
+    stored_order: dict[int, OrderKey],
+    old_adjustments: list[tuple[OrderKey, int, int]],
+    changed_adjustments: set[int],
+    start_values: dict,
+) -> dict[str, PlayerState]:
+    """Each player's state just before ``since``, read off the stored data (spec §9 inputs).
+
+    The first stored event at or after ``since`` tells it: an evaluation records the player's input
+    (``dwz_old`` / ``index_old``; none for a first rating, a not-rated player or a FIDE take-over); an
+    unchanged dated adjustment overrides it anyway. Without stored events from there on, his current row
+    is his state. Only a changed adjustment hides it; then his earlier history is read directly.
+    """
+    first: dict[int, tuple[OrderKey, str, object]] = {}
+    for tid, result in stored.items():
+        order = stored_order[tid]
+        for pr in result.players:
+            pk = int(pr.id)
+            if pk in players and (pk not in first or order < first[pk][0]):
+                first[pk] = (order, "evaluation", pr)
+    for order, adj_pk, player_id in old_adjustments:
+        if player_id in players and (player_id not in first or order < first[player_id][0]):
+            first[player_id] = (order, "adjustment", adj_pk)
+
+    current = {}
+    need_current = [pk for pk in players if pk not in first and pk not in reset]
+    for chunk in _chunks(need_current):
+        current.update(
+            {
+                pk: (dwz, index)
+                for pk, dwz, index in Player.objects.filter(pk__in=chunk).values_list("pk", "dwz", "index")
+            }
+        )
+    fallback = {
+        pk for pk, (_, kind, ref) in first.items() if kind == "adjustment" and ref in changed_adjustments
+    }
+    fallback -= reset
+    history = _history_before(fallback, since) if fallback else {}
+
+    states: dict[str, PlayerState] = {}
+    no_dwz: set[int] = set()
+    for pk in players:
+        start = _start_state(start_values.get(pk))
+        if pk in reset:
+            state = start
+        elif pk in fallback:
+            dwz, index = history.get(pk, (start.dwz, start.index))
+            state = PlayerState(dwz, index, start.fide_elo)
+        elif pk in first:
+            _, kind, ref = first[pk]
+            if kind == "evaluation" and ref.status == EvaluationStatus.RATED and not ref.fide_takeover:
+                state = PlayerState(ref.dwz_old, ref.index_old, start.fide_elo)
+            else:
+                state = PlayerState(None, None, start.fide_elo)
+        else:
+            dwz, index = current.get(pk, (None, None))
+            state = PlayerState(dwz, index, start.fide_elo)
+        if state.dwz is None and pk not in reset:
+            no_dwz.add(pk)
+        states[_pid(pk)] = state
+    if no_dwz and since[0] != datetime.date.min:
+        for pk, rps in _restpartien_before(no_dwz, since[0]).items():
+            s = states[_pid(pk)]
+            states[_pid(pk)] = PlayerState(s.dwz, s.index, s.fide_elo, rps)
+    return states
+
+
+def _history_before(players: set[int], since: OrderKey) -> dict[int, tuple[int | None, int | None]]:
+    """DWZ and index of ``players`` just before ``since`` from their full stored history (rarely needed)."""
+    last: dict[int, tuple[OrderKey, int | None, int | None]] = {}
+    for chunk in _chunks(players):
+        rows = Evaluation.objects.filter(player_id__in=chunk, end_date__lte=since[0]).values_list(
+            "player_id", "tournament_id", "end_date", "code_suffix", "status", "n", "dwz_new", "index_new"
+        )
+        for player_id, tid, end, suffix, status, n, dwz, index in rows:
+            order = _stored_order(end, suffix, tid)
+            gives = status == EvaluationStatus.FIRST or (status == EvaluationStatus.RATED and n > 0)
+            if gives and order < since and (player_id not in last or order > last[player_id][0]):
+                last[player_id] = (order, dwz, index)
+        adjustments = RatingAdjustment.objects.filter(
+            player_id__in=chunk, date__isnull=False, date__lte=since[0]
+        ).values_list("pk", "player_id", "date", "dwz", "index")
+        for pk, player_id, date, dwz, index in adjustments:
+            order = adjustment_order(date, pk)
+            if order < since and (player_id not in last or order > last[player_id][0]):
+                last[player_id] = (order, dwz, index)
+    return {pk: (dwz, index) for pk, (_, dwz, index) in last.items()}
+
+
+# --- writing ---------------------------------------------------------------------------------------------
+
+
+def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult):
+    evaluations, restpartien = [], []
+    suffix = event.code[-3:] if event.code else None
+    for pr in result.players:
+        player_id = int(pr.id)
+        evaluations.append(
+            Evaluation(
+                tournament_id=tid,
+                player_id=player_id,
+                end_date=event.end_date,
+                code_suffix=suffix,
+                edition=result.edition,
+                status=pr.status,
+                dwz_old=pr.dwz_old,
+                index_old=pr.index_old,
+                n=pr.n,
+                points=_decimal(pr.points),
+                expected=_decimal(pr.expected),
+                coefficient=pr.coefficient,
+                level=pr.level,
+                performance=pr.performance,
+                dwz_new=pr.dwz_new,
+                index_new=pr.index_new,
+                fide_takeover=pr.fide_takeover,
+            )
+        )
+        for seq, rp in enumerate(pr.restpartien):
+            restpartien.append(
+                Restpartie(
+                    tournament_id=tid,
+                    player_id=player_id,
+                    seq=seq,
+                    opponent_rating=rp.opponent_rating,
+                    score=_decimal(rp.score),
+                    end_date=rp.end_date,
+                )
+            )
+    return evaluations, restpartien
+
+
+def _rating_giving() -> Q:
+    return Q(status=EvaluationStatus.FIRST) | Q(status=EvaluationStatus.RATED, n__gt=0)
+
+
+def _update_players(states: dict[str, PlayerState], touched: set[int], report: RecalculationReport) -> None:
+    to_update = []
+    for chunk in _chunks(touched):
+        last = dict(
+            Evaluation.objects.filter(_rating_giving(), player_id__in=chunk)
+            .values("player_id")
+            .annotate(last=Max("end_date"))
+            .values_list("player_id", "last")
+        )
+        for player in Player.objects.filter(pk__in=chunk).only("pk", "dwz", "index", "last_evaluated"):
+            state = states.get(_pid(player.pk)) or PlayerState()
+            new = (state.dwz, state.index, last.get(player.pk))
+            if (player.dwz, player.index, player.last_evaluated) != new:
+                if player.dwz != state.dwz:
+                    report.rating_changes[player.pk] = (player.dwz, state.dwz)
+                player.dwz, player.index, player.last_evaluated = new
+                to_update.append(player)
+    Player.objects.bulk_update(to_update, ["dwz", "index", "last_evaluated"], batch_size=BATCH)
+
+
+# --- the recalculation -----------------------------------------------------------------------------------
+
+
+def recalculate_changes(
+    *,
+    since: OrderKey | None,
+    dirty: Iterable[int] = (),
+    reset: Iterable[int] = (),
+    changed_tournaments: Iterable[int] = (),
+    removed_tournaments: Iterable[int] = (),
+    changed_adjustments: Iterable[int] = (),
+    removed_adjustments: Iterable[int] = (),
+    everything: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> RecalculationReport:
+    """Replay from ``since`` (an order key) everything reachable from the changed inputs; write the changes.
+
+    ``dirty`` players' inputs changed at ``since``; ``reset`` players start from their start value there
+    (their start value changed and ``since`` lies before their first event). ``removed_*`` objects still
+    exist in the database while this runs (their stored rows are read) and are left out of the replay;
+    the caller deletes them afterwards. ``everything`` replays every event from ``since`` on.
+    The lock must be held.
+    """
+    started = time.perf_counter()
+    report = RecalculationReport()
+    dirty_pks, reset_pks = set(dirty), set(reset)
+    removed_t, removed_a = set(removed_tournaments), set(removed_adjustments)
+    changed = {("t", pk) for pk in changed_tournaments} | {("a", pk) for pk in changed_adjustments}
+    if since is None:
+        since = day_start(END_OF_TIME)
+    since_date = since[0]
+
+    t_events = _load_tournament_events(since_date, removed_t)
+    a_events = _load_adjustment_events(since, removed_a)
+    old_adjustments = [
+        (adjustment_order(date, pk), pk, player_id)
+        for pk, player_id, date in RatingAdjustment.objects.filter(
+            date__isnull=False, date__gte=since_date
+        ).values_list("pk", "player_id", "date")
+        if adjustment_order(date, pk) >= since
+    ]
+    if everything and since_date == datetime.date.min:
+        stored, stored_order = {}, {}
+    else:
+        stored, stored_order, _ = _load_stored(since_date)
+    start_values = _start_values()
+    members = _members()
+
+    # Players whose stored history lost an event from ``since`` on are dirty from there: the old players
+    # of removed tournaments and those dropped from changed ones, and the players of changed adjustments.
+    # A tournament that moved in the order leaves all its old players dirty from its old place on.
+    new_players = {ev.key: {int(p) for p, _ in ev.players} for ev in t_events}
+    new_order = {ev.key: ev.order for ev in t_events}
+    for tid in removed_t | {pk for kind, pk in changed if kind == "t"}:
+        old = {int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players}
+        stayed = tid in new_order and stored_order.get(tid) == new_order[tid]
+        dirty_pks |= old - new_players[tid] if stayed else old
+    changed_adj = {pk for kind, pk in changed if kind == "a"} | removed_a
+    dirty_pks |= {player_id for _, pk, player_id in old_adjustments if pk in changed_adj}
+    dirty_pks |= {int(ev.player) for ev in a_events if ev.key in changed_adj}
+
+    players: set[int] = set(dirty_pks) | reset_pks
+    for ev in t_events:
+        players.update(int(p) for p, _ in ev.players)
+    for ev in a_events:
+        players.add(int(ev.player))
+    if everything:
+        dirty_pks |= players
+    states = _states_before(
+        since=since,
+        players=players,
+        reset=reset_pks,
+        stored=stored,
+        stored_order=stored_order,
+        old_adjustments=old_adjustments,
+        changed_adjustments=changed_adj,
+        start_values=start_values,
+    )
+
+    # Events carry typed keys so tournament and adjustment pks never collide.
+    events: list[Event] = [
+        TournamentEvent(("t", e.key), e.order, e.end_date, e.players, e.games, e.code, e.name)
+        for e in t_events
+    ] + [AdjustmentEvent(("a", e.key), e.order, e.player, e.dwz, e.index) for e in a_events]
+    stored_keyed: dict[Hashable, TournamentResult] = {("t", tid): r for tid, r in stored.items()}
+    if everything:
+        changed |= {e.key for e in events}
+    total = len(t_events)
+    done = [0]
+
+    def on_event(event: Event) -> None:
+        if progress is not None and isinstance(event, TournamentEvent):
+            done[0] += 1
+            progress(done[0], total)
+
+    outcome = replay(
+        events,
+        states,
+        members=lambda pid: int(pid) in members,
+        dirty={_pid(pk) for pk in dirty_pks | reset_pks},
+        changed=changed,
+        stored=stored_keyed,
+        evaluator=lambda t: evaluate(t),
+        on_event=on_event,
+    )
+
+    by_key = {e.key: e for e in events}
+    write: list[int] = []
+    new_evaluations, new_restpartien = [], []
+    touched: set[int] = {int(p) for p in outcome.dirty} | dirty_pks | reset_pks
+    touched |= {int(e.player) for e in a_events if e.key in changed}
+    for key, result in outcome.evaluated.items():
+        tid = key[1]
+        report.tournaments.append(tid)
+        report.evaluations += len(result.players)
+        if stored.get(tid) == result and not everything:
+            continue
+        write.append(tid)
+        evaluations, restpartien = _evaluation_rows(tid, by_key[key], result)
+        new_evaluations += evaluations
+        new_restpartien += restpartien
+        touched.update(int(pr.id) for pr in result.players)
+        touched.update(int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players)
+    for tid in removed_t:
+        touched.update(int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players)
+    # Tournaments that must lose their rows: rewritten, removed, or no longer rated.
+    clear = set(write) | removed_t | {tid for tid in stored if ("t", tid) not in by_key}
+    for tid in clear - set(write):
+        touched.update(int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players)
+    if everything:
+        Evaluation.objects.filter(end_date__gte=since_date).delete()
+        Restpartie.objects.filter(end_date__gte=since_date).delete()
+    else:
+        for chunk in _chunks(clear):
+            Evaluation.objects.filter(tournament_id__in=chunk).delete()
+            Restpartie.objects.filter(tournament_id__in=chunk).delete()
+    Evaluation.objects.bulk_create(new_evaluations, batch_size=BATCH)
+    Restpartie.objects.bulk_create(new_restpartien, batch_size=BATCH)
+    _update_players(outcome.states, touched, report)
+    RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
+    report.elapsed = time.perf_counter() - started
+    return report
+
+
+def recalculate(
+    *, since: datetime.date | None = None, progress: Callable[[int, int], None] | None = None
+) -> RecalculationReport:
+    """Full (``since=None``) or partial replay of every event from ``since`` on, in one transaction."""
+    with transaction.atomic():
+        lock_ratings()
+        start = day_start(since or datetime.date.min)
+        return recalculate_changes(
+            since=start,
+            reset=set(Player.objects.values_list("pk", flat=True)) if since is None else (),
+            everything=True,
+            progress=progress,
+        )
+
+
+def player_first_event(player_id: int) -> OrderKey | None:
+    """The position before the player's earliest stored event (evaluation or dated adjustment)."""
+    dates = [
+        *Evaluation.objects.filter(player_id=player_id)
+        .order_by("end_date")
+        .values_list("end_date", flat=True)[:1],
+        *RatingAdjustment.objects.filter(player_id=player_id, date__isnull=False)
+        .order_by("date")
+        .values_list("date", flat=True)[:1],
+    ]
+    return day_start(min(dates)) if dates else None
+
+
+def earliest(*orders: OrderKey | None) -> OrderKey | None:
+    present = [o for o in orders if o is not None]
+    return min(present) if present else None
+
+
+def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> list[str]:
+    """Replay everything from scratch in memory and list every stored value that differs (writes nothing)."""
+    t_events = _load_tournament_events(datetime.date.min, set())
+    a_events = _load_adjustment_events(day_start(datetime.date.min), set())
+    start_values = _start_values()
+    members = _members()
+    rows = {
+        pk: (dwz, index, last)
+        for pk, dwz, index, last in Player.objects.values_list("pk", "dwz", "index", "last_evaluated")
+    }
+    states = {_pid(pk): _start_state(start_values.get(pk)) for pk in rows}
+    total = len(t_events)
+    done = [0]
+
+    def on_event(event: Event) -> None:
+        if progress is not None and isinstance(event, TournamentEvent):
+            done[0] += 1
+            progress(done[0], total)
+
+    events: list[Event] = [*t_events, *a_events]
+    outcome = replay(
+        events,
+        states,
+        members=lambda pid: int(pid) in members,
+        evaluator=lambda t: evaluate(t),
+        on_event=on_event,
+    )
+    stored, _, _ = _load_stored(datetime.date.min)
+    problems: list[str] = []
+    last: dict[int, datetime.date] = {}
+    by_key = {e.key: e for e in t_events}
+    for tid, result in outcome.evaluated.items():
+        have = stored.pop(tid, None)
+        for pr in result.players:
+            if pr.status == EvaluationStatus.FIRST or (pr.status == EvaluationStatus.RATED and pr.n > 0):
+                last[int(pr.id)] = max(last.get(int(pr.id), datetime.date.min), by_key[tid].end_date)
+        if have is None:
+            problems.append(f"tournament {tid}: no stored evaluation")
+            continue
+        if have.edition != result.edition:
+            problems.append(f"tournament {tid}: edition {have.edition} != {result.edition}")
+        stored_by_id = {pr.id: pr for pr in have.players}
+        for pr in result.players:
+            old = stored_by_id.pop(pr.id, None)
+            if old is None:
+                problems.append(f"tournament {tid}, player {pr.id}: evaluation missing")
+                continue
+            for name in PlayerResult.__slots__:
+                a, b = getattr(old, name), getattr(pr, name)
+                if a != b:
+                    problems.append(f"tournament {tid}, player {pr.id}: {name} stored {a!r}, replay {b!r}")
+        problems += [
+            f"tournament {tid}, player {pid}: stored evaluation not in replay" for pid in stored_by_id
+        ]
+    problems += [
+        f"tournament {tid}: stored evaluation of a tournament that is not evaluated" for tid in stored
+    ]
+    for pk, (dwz, index, last_evaluated) in rows.items():
+        state = outcome.states.get(_pid(pk)) or PlayerState()
+        want = (state.dwz, state.index, last.get(pk))
+        if (dwz, index, last_evaluated) != want:
+            problems.append(
+                f"player {pk}: stored dwz/index/last {(dwz, index, last_evaluated)}, replay {want}"
+            )
+    return problems

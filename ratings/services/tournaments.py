@@ -1,0 +1,126 @@
+"""Writing tournaments: validate, save, recalculate, in one transaction with the rating lock taken first."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Min
+from django.utils.translation import gettext as _
+
+from ratings.dwz.replay import day_start
+from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
+from ratings.models import Evaluation, Game, Tournament, TournamentEntry
+
+from .recalculation import RecalculationReport, earliest, lock_ratings, recalculate_changes
+
+
+def games_validate(*, entered: Iterable[int], games: Iterable[Game]) -> None:
+    """White ≠ black, both entered, a player at most once per round, byes without black (issue 4).
+
+    ``entered`` holds player pks; raises ``ValidationError`` listing every problem.
+    """
+    entered = set(entered)
+    errors: list[str] = []
+    seen: dict[int, set[int]] = defaultdict(set)
+    for i, game in enumerate(games, start=1):
+        label = _("Partie %(n)s (Runde %(round)s)") % {"n": i, "round": game.round}
+        players = [game.white_id] + ([game.black_id] if game.black_id is not None else [])
+        if game.result in BYE_RESULTS and game.black_id is not None:
+            errors.append(_("%(game)s: ein Freilos hat keinen Schwarzspieler.") % {"game": label})
+        if game.result in PAIRING_RESULTS and game.black_id is None:
+            errors.append(_("%(game)s: Schwarz fehlt.") % {"game": label})
+        if game.result not in BYE_RESULTS and game.result not in PAIRING_RESULTS:
+            errors.append(
+                _("%(game)s: unbekanntes Ergebnis %(result)s.") % {"game": label, "result": game.result}
+            )
+        if game.black_id is not None and game.white_id == game.black_id:
+            errors.append(_("%(game)s: Weiß und Schwarz sind derselbe Spieler.") % {"game": label})
+        for pk in players:
+            if pk not in entered:
+                errors.append(
+                    _("%(game)s: Spieler %(pk)s ist nicht im Turnier gemeldet.") % {"game": label, "pk": pk}
+                )
+            if pk in seen[game.round]:
+                errors.append(
+                    _("%(game)s: Spieler %(pk)s spielt in dieser Runde mehrfach.") % {"game": label, "pk": pk}
+                )
+            seen[game.round].add(pk)
+    if errors:
+        raise ValidationError(errors)
+
+
+def _stored_since(tournament_id: int | None):
+    if tournament_id is None:
+        return None
+    first = Evaluation.objects.filter(tournament_id=tournament_id).aggregate(d=Min("end_date"))["d"]
+    return None if first is None else day_start(first)
+
+
+def tournament_save(
+    *,
+    tournament: Tournament,
+    entries: Sequence[TournamentEntry] | None = None,
+    games: Sequence[Game] | None = None,
+    user=None,
+) -> RecalculationReport:
+    """Validate and save ``tournament`` (and, if given, replace its entries and games), then recalculate
+    every rating from the earlier of its old and new end date on.
+
+    ``entries`` / ``games`` None keeps the stored ones (e.g. the admin saved its inlines already); they
+    are validated either way. ``user`` becomes the rating officer of a new tournament without one.
+    """
+    with transaction.atomic():
+        lock_ratings()
+        old_since = _stored_since(tournament.pk)
+        if tournament.code == "":
+            tournament.code = None
+        if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
+            tournament.rating_officer = user
+        tournament.full_clean()
+        tournament.save()
+        if entries is not None:
+            Game.objects.filter(tournament=tournament).delete()
+            TournamentEntry.objects.filter(tournament=tournament).delete()
+            for entry in entries:
+                entry.pk = None
+                entry.tournament = tournament
+            TournamentEntry.objects.bulk_create(entries, batch_size=500)
+        entered = set(
+            TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+        )
+        if games is not None:
+            Game.objects.filter(tournament=tournament).delete()
+            for game in games:
+                game.pk = None
+                game.tournament = tournament
+            games_validate(entered=entered, games=games)
+            for game in games:
+                game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
+            Game.objects.bulk_create(games, batch_size=500)
+        else:
+            games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
+        since = earliest(old_since, day_start(tournament.end_date))
+        return recalculate_changes(since=since, changed_tournaments=[tournament.pk])
+
+
+def tournament_delete(*, tournament: Tournament, user=None) -> RecalculationReport:
+    """Delete ``tournament`` and recalculate everything it influenced."""
+    with transaction.atomic():
+        lock_ratings()
+        since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
+        report = recalculate_changes(since=since, removed_tournaments=[tournament.pk])
+        tournament.delete()
+        return report
+
+
+def tournaments_recalculate_from(*, tournaments: Iterable[Tournament]) -> RecalculationReport:
+    """Admin action "recalculate from here": replay every event from the earliest selected tournament on."""
+    with transaction.atomic():
+        lock_ratings()
+        since = earliest(
+            *(day_start(t.end_date) for t in tournaments), *(_stored_since(t.pk) for t in tournaments)
+        )
+        return recalculate_changes(since=since, everything=True)

@@ -1,0 +1,287 @@
+import datetime
+import random
+
+import pytest
+
+from ratings.enums import AdjustmentKind, EvaluationStatus
+from ratings.models import Evaluation, Player, RatingAdjustment, Restpartie, Tournament
+from ratings.services import (
+    adjustment_delete,
+    adjustment_save,
+    ratings_verify,
+    recalculate,
+    tournament_delete,
+    tournament_save,
+)
+from tests.factories import MembershipFactory
+from tests.services.builders import player, random_history, save_tournament, snapshot
+
+pytestmark = pytest.mark.django_db
+
+D = datetime.date
+
+
+def test_spec_example_e1_two_youths():
+    # spec §14 E1: A 1000 and B 1200, both 15, index 5; A wins on 2018-11-15 -> 1101 and 1132.
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    _, report = save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.dwz, a.index, a.last_evaluated) == (1101, 6, D(2018, 11, 15))
+    assert (b.dwz, b.index) == (1132, 6)
+    assert report.rating_changes == {a.pk: (1000, 1101), b.pk: (1200, 1132)}
+    assert ratings_verify() == []
+
+
+def test_start_value_without_tournaments_is_the_current_rating():
+    p = player(dwz=1720, index=40)
+    assert (p.dwz, p.index, p.last_evaluated) == (1720, 40, None)
+
+
+def test_second_tournament_starts_from_the_first_result():
+    # E1 twice: after A 1101 (idx 6) / B 1132 (idx 6) they draw; A E0 = 1.101^4 + 5 = 6.47, W 0.5 >= We
+    # p(1101-1132 = -31) = 0.456, fB = 0.5505 -> 3.56 -> E 5 (min); Rn = 1101 + 800*0.044/6 = 1106.87 -> 1107.
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    t2, _ = save_tournament([a, b], [(a, b, "1/2-1/2")], end=D(2018, 12, 15))
+    ev = Evaluation.objects.get(tournament=t2, player=a)
+    assert (ev.dwz_old, ev.index_old, ev.dwz_new) == (1101, 6, 1107)
+
+
+def test_forfeits_and_byes_are_stored_but_not_evaluated():
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    t, _ = save_tournament([a, b], [(a, b, "+-")], end=D(2018, 11, 15))
+    ev = Evaluation.objects.get(tournament=t, player=a)
+    assert (ev.status, ev.n, ev.dwz_new) == (EvaluationStatus.RATED, 0, 1000)
+    a.refresh_from_db()
+    assert (a.dwz, a.index, a.last_evaluated) == (1000, 5, None)
+
+
+def test_late_tournament_changes_later_ratings_and_equals_full_replay():
+    rng = random.Random(4)
+    _, plan = random_history(rng)
+    plan.sort(key=lambda x: x[0])
+    late = plan.pop(3)
+    for end, members, games, code in plan:
+        save_tournament(members, games, end=end, name=code)
+    before = snapshot()
+    _, report = save_tournament(late[1], late[2], end=late[0], name=late[3])
+    after = snapshot()
+    assert after != before
+    assert report.tournaments  # the late one and what it reached
+    assert ratings_verify() == []
+    recalculate()
+    assert snapshot() == after
+
+
+def test_delete_restores_the_state_without_the_tournament():
+    rng = random.Random(7)
+    _, plan = random_history(rng)
+    plan.sort(key=lambda x: x[0])
+    extra = plan.pop(2)
+    for end, members, games, code in plan:
+        save_tournament(members, games, end=end, name=code)
+    without = snapshot()
+    t, _ = save_tournament(extra[1], extra[2], end=extra[0], name=extra[3])
+    assert snapshot() != without
+    tournament_delete(tournament=t)
+    assert snapshot() == without
+    assert ratings_verify() == []
+
+
+def test_correcting_a_result_and_moving_a_tournament_equal_full_replay():
+    rng = random.Random(11)
+    _, plan = random_history(rng)
+    saved = []
+    for end, members, games, code in plan:
+        saved.append((save_tournament(members, games, end=end, name=code)[0], members, games))
+    t, members, games = saved[0]
+    flipped = [(w, b, {"1-0": "0-1", "0-1": "1/2-1/2", "1/2-1/2": "1-0"}[r]) for w, b, r in games]
+    save_tournament(members, flipped, end=t.end_date, tournament=t)
+    assert ratings_verify() == []
+    t.end_date = t.start_date = max(p[0] for p in plan) + datetime.timedelta(days=1)
+    tournament_save(tournament=t)
+    assert ratings_verify() == []
+    corrected = snapshot()
+    recalculate()
+    assert snapshot() == corrected
+
+
+def test_header_only_edit_changes_nothing():
+    rng = random.Random(3)
+    _, plan = random_history(rng)
+    ts = [save_tournament(m, g, end=e, name=c)[0] for e, m, g, c in plan]
+    state = snapshot()
+    ts[0].place = "Stuttgart"
+    report = tournament_save(tournament=ts[0])
+    assert snapshot() == state
+    assert report.rating_changes == {}
+
+
+def test_unrated_tournament_is_not_evaluated():
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    t, _ = save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    t.rated = False
+    tournament_save(tournament=t)
+    assert not Evaluation.objects.exists()
+    a.refresh_from_db()
+    assert (a.dwz, a.index, a.last_evaluated) == (1000, 5, None)
+
+
+def _rated_field(n, rating=1500):
+    return [player(dwz=rating, index=10) for _ in range(n)]
+
+
+def test_restpartien_carried_to_a_first_rating():
+    # U (a member) scores 1/3 against three 1500s in 2023: not enough games (needs 5), so he keeps three
+    # Restpartien. In 2024 he scores 1/2 against two 1500s: 5 games, 2.0/5 against 1500 -> first rating.
+    u = player(birth_year=1990)
+    MembershipFactory(player=u)
+    r = _rated_field(5)
+    save_tournament([u, *r[:3]], [(u, r[0], "1-0"), (u, r[1], "0-1"), (u, r[2], "0-1")], end=D(2023, 5, 1))
+    assert list(Restpartie.objects.filter(player=u).values_list("opponent_rating", "score")) == [
+        (1500, 1),
+        (1500, 0),
+        (1500, 0),
+    ]
+    t2, _ = save_tournament([u, *r[3:]], [(u, r[3], "1-0"), (u, r[4], "0-1")], end=D(2024, 5, 1))
+    ev = Evaluation.objects.get(tournament=t2, player=u)
+    # start = 1500 + D(0.4) = 1500 - 71.657 -> 1428; all opponents 1500, so solve(2.0 of 5) stays there:
+    # 5 * p(-72) = 5 * 0.400 = 2.000 -> performance 1428 = first rating (classic, >= 800).
+    assert (ev.status, ev.n, ev.points, ev.dwz_new, ev.index_new) == (EvaluationStatus.FIRST, 5, 2, 1428, 1)
+    u.refresh_from_db()
+    assert (u.dwz, u.index) == (1428, 1)
+    assert ratings_verify() == []
+
+
+def test_restpartien_expire_after_two_years():
+    u = player(birth_year=1990)
+    MembershipFactory(player=u)
+    r = _rated_field(5)
+    save_tournament([u, *r[:3]], [(u, r[0], "1-0"), (u, r[1], "0-1"), (u, r[2], "0-1")], end=D(2022, 5, 1))
+    # 2 years and 1 day later the three old games are gone: 2 games only -> not rated, 2 new Restpartien.
+    t2, _ = save_tournament([u, *r[3:]], [(u, r[3], "1-0"), (u, r[4], "0-1")], end=D(2024, 5, 2))
+    assert Evaluation.objects.get(tournament=t2, player=u).status == EvaluationStatus.NOT_RATED
+    assert Restpartie.objects.filter(player=u, tournament=t2).count() == 2
+    u.refresh_from_db()
+    assert u.dwz is None
+
+
+def test_non_members_keep_no_restpartien():
+    u = player(birth_year=1990)
+    r = _rated_field(5)
+    save_tournament([u, *r[:3]], [(u, r[0], "1-0"), (u, r[1], "0-1"), (u, r[2], "0-1")], end=D(2023, 5, 1))
+    t2, _ = save_tournament([u, *r[3:]], [(u, r[3], "1-0"), (u, r[4], "0-1")], end=D(2024, 5, 1))
+    assert not Restpartie.objects.exists()
+    assert Evaluation.objects.get(tournament=t2, player=u).status == EvaluationStatus.NOT_RATED
+
+
+def test_late_tournament_before_restpartien_rebuilds_them():
+    u = player(birth_year=1990)
+    MembershipFactory(player=u)
+    r = _rated_field(6)
+    save_tournament([u, *r[:3]], [(u, r[0], "1-0"), (u, r[1], "0-1"), (u, r[2], "0-1")], end=D(2023, 5, 1))
+    save_tournament([u, *r[3:5]], [(u, r[3], "1-0"), (u, r[4], "0-1")], end=D(2024, 5, 1))
+    # A late tournament before both, with one more game: he is first rated already on 2024-05-01? No -
+    # on 2023-05-01 he then has 4 games; the 2024 tournament gives him 6 -> still a first rating, now from 6.
+    save_tournament([u, r[5]], [(u, r[5], "1/2-1/2")], end=D(2022, 12, 1))
+    assert Restpartie.objects.filter(player=u).count() == 4
+    assert Evaluation.objects.get(player=u, end_date=D(2024, 5, 1)).n == 6
+    assert ratings_verify() == []
+
+
+def test_dated_adjustment_applies_before_tournaments_ending_that_day():
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    t, _ = save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    adjustment_save(
+        adjustment=RatingAdjustment(
+            player=a, kind=AdjustmentKind.CORRECTION, date=D(2018, 11, 15), dwz=1200, index=5, reason="Test"
+        )
+    )
+    ev = Evaluation.objects.get(tournament=t, player=a)
+    assert (ev.dwz_old, ev.index_old) == (1200, 5)
+    adj = RatingAdjustment.objects.get(kind=AdjustmentKind.CORRECTION)
+    adjustment_delete(adjustment=adj)
+    ev = Evaluation.objects.get(tournament=t, player=a)
+    assert (ev.dwz_old, ev.dwz_new) == (1000, 1101)
+    assert ratings_verify() == []
+
+
+def test_dated_adjustment_after_the_last_tournament_sets_the_current_rating():
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    adj = RatingAdjustment(player=a, kind=AdjustmentKind.PROMOTION, date=D(2019, 1, 1), dwz=1300, index=6)
+    adjustment_save(adjustment=adj)
+    a.refresh_from_db()
+    assert (a.dwz, a.index) == (1300, 6)
+    adj.date = D(2018, 1, 1)  # moved before the tournament: now the tournament starts from 1300
+    adjustment_save(adjustment=adj)
+    assert Evaluation.objects.get(player=a).dwz_old == 1300
+    assert ratings_verify() == []
+
+
+def test_changing_a_start_value_replays_the_players_history():
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    start = RatingAdjustment.objects.get(player=b, kind=AdjustmentKind.START)
+    start.dwz = 1000
+    adjustment_save(adjustment=start)
+    # Both 1000, youth, idx 5: p = 0.5; A E 5 -> 1000 + 800*0.5/6 = 1066.67 -> 1067; B SBr: 1000 < 1300,
+    # W < We: e^2 - 1 = 6.389 + E0 6 -> 12.389 -> 12 -> 1000 - 800*0.5/13 = 969.23 -> 969.
+    a.refresh_from_db()
+    b.refresh_from_db()
+    assert (a.dwz, b.dwz) == (1067, 969)
+    assert ratings_verify() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_injected_failure_rolls_everything_back(monkeypatch):
+    rng = random.Random(5)
+    _, plan = random_history(rng)
+    plan.sort(key=lambda x: x[0])
+    late = plan.pop(0)
+    for end, members, games, code in plan:
+        save_tournament(members, games, end=end, name=code)
+    before = snapshot()
+    tournaments = Tournament.objects.count()
+
+    import ratings.services.recalculation as recalculation
+
+    real = recalculation.evaluate
+    calls = {"n": 0}
+
+    def failing(t):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("injected")
+        return real(t)
+
+    monkeypatch.setattr(recalculation, "evaluate", failing)
+    with pytest.raises(RuntimeError, match="injected"):
+        save_tournament(late[1], late[2], end=late[0], name=late[3])
+    assert calls["n"] == 3
+    assert snapshot() == before
+    assert Tournament.objects.count() == tournaments
+    with pytest.raises(RuntimeError, match="injected"):
+        calls["n"] = 0
+        recalculate()
+    assert snapshot() == before
+
+
+def test_verify_reports_a_tampered_value():
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    Player.objects.filter(pk=a.pk).update(dwz=1102)
+    Evaluation.objects.filter(player=b).update(level=999)
+    problems = ratings_verify()
+    assert len(problems) == 2
+    assert any(f"player {a.pk}" in p for p in problems)
+    assert any("level stored 999, replay 1000" in p for p in problems)
