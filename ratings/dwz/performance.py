@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .editions import COMMON, CommonParameters
-from .expectation import expected_score, win_probability
+from .expectation import expected_score, rating_difference_for, win_probability
 from .rounding import rhu_div
 
 
@@ -51,8 +51,12 @@ def _best_in_plateau(start: int, end: int, opponents: Sequence[int], w: int) -> 
     return (above, c) if above <= below else (below, c - 1)
 
 
-def solve(opponents: Sequence[int], w: int, common: CommonParameters = COMMON) -> int:
-    """The integer R minimising |f(R) - W| (spec §7.1); W in thousandths with 0 < W < 1000 n."""
+def solve_reference(opponents: Sequence[int], w: int, common: CommonParameters = COMMON) -> int:
+    """The integer R minimising |f(R) - W| (spec §7.1), straight from the definition.
+
+    ``solve`` gives the same answer faster; this one is kept as its oracle and for the rare cases
+    where the fast path cannot decide without the plateau extents.
+    """
     n = len(opponents)
     if not 0 < w < 1000 * n:
         raise ValueError(f"solve needs 0 < W < n, got W={w / 1000} with n={n}")
@@ -75,6 +79,98 @@ def solve(opponents: Sequence[int], w: int, common: CommonParameters = COMMON) -
         end = _first_at_least(f, f_at + 1, r_star, hi) - 1 if f(hi) > f_at else hi
         candidates.append(_best_in_plateau(r_star, end, opponents, w))
     # Smallest distance; among equal distances the larger R.
+    return min(candidates, key=lambda c: (c[0], -c[1]))[1]
+
+
+# p over a range wide enough for every difference the search can meet with ratings in 0..3000 (and
+# performances of up to 4500 entering as Ausnahmespieler), so the hot loop needs no clipping.
+_WIDE = 7000
+_T = [expected_score(d) for d in range(-_WIDE, _WIDE + 1)]
+_WALK = 32
+
+
+def solve(opponents: Sequence[int], w: int, common: CommonParameters = COMMON) -> int:
+    """The integer R minimising |f(R) - W| (spec §7.1); W in thousandths with 0 < W < 1000 n.
+
+    Same result as ``solve_reference``: gallop from the normal-approximation estimate to a bracket,
+    bisect to the first R* with f(R*) >= W, and settle the tie rule with the unrounded sums at R* - 1
+    and R*. Only when the unrounded root lies beyond those two points (the best point of a plateau is
+    then further away) does it hand over to the reference.
+    """
+    n = len(opponents)
+    if not 0 < w < 1000 * n:
+        raise ValueError(f"solve needs 0 < W < n, got W={w / 1000} with n={n}")
+    low = min(opponents)
+    high = max(opponents)
+    lo_bound = low - common.search_margin
+    hi_bound = high + common.search_margin
+    if hi_bound - low > _WIDE or high - lo_bound > _WIDE:
+        return solve_reference(opponents, w, common)
+    shifted = [_WIDE - o for o in opponents]
+    table = _T
+
+    def f(r: int) -> int:
+        return sum([table[r + i] for i in shifted])
+
+    # Bracket: f(lo) < W <= f(hi). f(lo_bound) = 0 and f(hi_bound) = 1000 n hold by the margin.
+    guess = int(sum(opponents) / n + rating_difference_for(w / (1000 * n)))
+    guess = min(max(guess, lo_bound + 1), hi_bound)
+    step = 8
+    if f(guess) >= w:
+        hi = guess
+        lo = guess - step
+        while lo > lo_bound and f(lo) >= w:
+            hi = lo
+            step *= 2
+            lo = hi - step
+        lo = max(lo, lo_bound)
+    else:
+        lo = guess
+        hi = guess + step
+        while hi < hi_bound and f(hi) < w:
+            lo = hi
+            step *= 2
+            hi = lo + step
+        hi = min(hi, hi_bound)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if f(mid) >= w:
+            hi = mid
+        else:
+            lo = mid
+    r_star = hi
+    f_below = f(r_star - 1)
+    f_at = f(r_star)
+    d_below = w - f_below
+    d_at = f_at - w
+    if d_below < d_at:
+        if unrounded_sum(r_star - 1, opponents) <= w:
+            return r_star - 1
+    elif d_at < d_below:
+        if unrounded_sum(r_star, opponents) >= w:
+            return r_star
+    else:
+        s_below = unrounded_sum(r_star - 1, opponents)
+        s_at = unrounded_sum(r_star, opponents)
+        if s_below <= w <= s_at:
+            return r_star if s_at - w <= w - s_below else r_star - 1
+    # The unrounded root lies beyond R* - 1 or R*: find the plateau extents by a short walk (plateaus
+    # are a few points long except far out in the tails, where the reference takes over).
+    candidates: list[tuple[float, int]] = []
+    if d_below <= d_at:
+        start = r_star - 1
+        while start > lo_bound and r_star - start < _WALK and f(start - 1) == f_below:
+            start -= 1
+        if r_star - start >= _WALK:
+            return solve_reference(opponents, w, common)
+        candidates.append(_best_in_plateau(start, r_star - 1, opponents, w))
+    if d_at <= d_below:
+        end = r_star
+        while end < hi_bound and end - r_star < _WALK and f(end + 1) == f_at:
+            end += 1
+        if end - r_star >= _WALK:
+            return solve_reference(opponents, w, common)
+        candidates.append(_best_in_plateau(r_star, end, opponents, w))
     return min(candidates, key=lambda c: (c[0], -c[1]))[1]
 
 
