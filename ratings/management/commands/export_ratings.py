@@ -1,0 +1,41 @@
+"""``manage.py export_ratings --format json|csv``: the current rating list."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from django.core.management.base import BaseCommand
+
+from ratings.selectors import player_club, rating_list
+
+FIELDS = ["id", "name", "club", "dwz", "index", "last_evaluation"]
+
+
+class Command(BaseCommand):
+    help = "Gibt die aktuelle DWZ-Liste als JSON oder CSV aus."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--format", choices=["json", "csv"], default="json")
+        parser.add_argument("--all", action="store_true", help="also players without a DWZ")
+
+    def handle(self, *args, **options) -> None:
+        rows = []
+        for p in rating_list(only_rated=not options["all"]):
+            club = player_club(p)
+            rows.append(
+                {
+                    "id": p.key,
+                    "name": p.name,
+                    "club": club.zps if club else None,
+                    "dwz": p.dwz,
+                    "index": p.index,
+                    "last_evaluation": p.last_evaluated.isoformat() if p.last_evaluated else None,
+                }
+            )
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1))
+        else:
+            writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
