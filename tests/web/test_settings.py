@@ -45,3 +45,8 @@ def test_env_bool_is_strict(value):
     result = run_manage("check", DJANGO_SETTINGS_MODULE="dwzsite.settings", DJANGO_DEBUG=value)
     assert result.returncode != 0
     assert "DJANGO_DEBUG must be True or False" in result.stderr
+
+
+def test_unconfigured_checkout_runs_commands_in_development_mode():
+    result = run_manage("check")
+    assert result.returncode == 0, result.stderr
