@@ -1,3 +1,11 @@
-"""URLs: api pages (filled in by their issue)."""
+"""URLs: read-only JSON API (docs/api.md)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from ratings.views import api
+
+urlpatterns = [
+    path("api/players/<str:key>", api.player, name="api-player"),
+    path("api/clubs/<str:zps>/players", api.club_players, name="api-club-players"),
+    path("api/tournaments/<int:pk>", api.tournament, name="api-tournament"),
+]

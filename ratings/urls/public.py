@@ -2,9 +2,19 @@
 
 from django.urls import path
 
-from ratings.views import calculator
+from ratings.views import calculator, public
 
 urlpatterns = [
+    path("ranglisten/", public.RatingListView.as_view(), name="rating-list"),
+    path("spieler/", public.PlayerListView.as_view(), name="player-list"),
+    path("spieler/<str:key>/", public.player_detail, name="player-detail"),
+    path("vereine/", public.ClubListView.as_view(), name="club-list"),
+    path("vereine/<str:zps>/", public.ClubDetailView.as_view(), name="club-detail"),
+    path("verbaende/<str:code>/", public.OrganisationDetailView.as_view(), name="organisation-detail"),
+    path("turniere/", public.TournamentListView.as_view(), name="tournament-list"),
+    path("turniere/<int:pk>/", public.tournament_detail, name="tournament-detail"),
+    path("suche/", public.search, name="search"),
+    path("spielstaerke/", public.categories, name="categories"),
     path("rechner/", calculator.calculator, name="calculator"),
     path("rechner/vorschau/", calculator.calculator_preview, name="calculator-preview"),
 ]

@@ -1,0 +1,170 @@
+"""django-filter filter sets of the public lists. Invalid values are reported on the form and ignored."""
+
+from __future__ import annotations
+
+import django_filters
+from django import forms
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from ratings.enums import Sex
+from ratings.models import Club, Organisation
+from ratings.queries import (
+    active_q,
+    organisation_subtree_q,
+    player_search_filter,
+    players_in_clubs,
+    players_in_organisation,
+    search_key,
+    search_key_expression,
+    with_search_keys,
+)
+
+
+class BootstrapFilterSet(django_filters.FilterSet):
+    """Bootstrap classes on every widget, so templates can render ``{{ field }}`` with a ``<label>``."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.form.fields.values():
+            widget = field.widget
+            if isinstance(widget, forms.CheckboxInput):
+                css = "form-check-input"
+            elif isinstance(widget, forms.Select):
+                css = "form-select form-select-sm"
+            else:
+                css = "form-control form-control-sm"
+            widget.attrs["class"] = css
+
+
+class IntegerFilter(django_filters.NumberFilter):
+    field_class = forms.IntegerField
+
+
+class CheckboxFilter(django_filters.BooleanFilter):
+    """A checkbox: ticked filters; unticked (or garbage) leaves the list alone (see the filter methods)."""
+
+    field_class = forms.BooleanField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", forms.CheckboxInput)
+        super().__init__(*args, **kwargs)
+
+
+def _organisation_choices():
+    return Organisation.objects.select_related("parent").order_by("code")
+
+
+class RatingListFilter(BootstrapFilterSet):
+    q = django_filters.CharFilter(label=_("Name"), method="filter_name", max_length=100)
+    verband = django_filters.ModelChoiceFilter(
+        label=_("Verband"),
+        queryset=Organisation.objects.order_by("code"),
+        to_field_name="code",
+        method="filter_organisation",
+        empty_label=_("alle Verbände"),
+    )
+    verein = django_filters.CharFilter(
+        label=_("Verein (Name oder ZPS)"), method="filter_club", max_length=100
+    )
+    geschlecht = django_filters.ChoiceFilter(label=_("Geschlecht"), field_name="sex", choices=Sex.choices)
+    alter_von = IntegerFilter(label=_("Alter von"), method="filter_age_from", min_value=0, max_value=130)
+    alter_bis = IntegerFilter(label=_("Alter bis"), method="filter_age_to", min_value=0, max_value=130)
+    aktiv = CheckboxFilter(label=_("nur aktive"), method="filter_active")
+    mit_dwz = CheckboxFilter(label=_("nur mit DWZ"), method="filter_rated")
+
+    def __init__(self, *args, fixed_club: Club | None = None, fixed_organisation=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if fixed_club is not None:
+            for name in ("verein", "verband"):
+                del self.filters[name]
+                del self.form.fields[name]
+        elif fixed_organisation is not None:
+            below = Organisation.objects.filter(Q(pk=fixed_organisation.pk) | _below(fixed_organisation))
+            self.filters["verband"].queryset = below.order_by("code")
+            self.form.fields["verband"].queryset = below.order_by("code")
+
+    class Meta:
+        fields: list[str] = []
+
+    def filter_name(self, qs, name, value):
+        q = player_search_filter(value)
+        if q is None:
+            return qs
+        return with_search_keys(qs).filter(q)
+
+    def filter_organisation(self, qs, name, value):
+        return qs.filter(players_in_organisation(value)) if value else qs
+
+    def filter_club(self, qs, name, value):
+        value = value.strip().upper()
+        if not value:
+            return qs
+        clubs = Club.objects.annotate(k=search_key_expression("name")).filter(
+            Q(zps__istartswith=value) | Q(k__contains=search_key(value))
+        )
+        return qs.filter(players_in_clubs(clubs))
+
+    def filter_age_from(self, qs, name, value):
+        return qs.filter(birth_year__lte=timezone.localdate().year - value)
+
+    def filter_age_to(self, qs, name, value):
+        return qs.filter(birth_year__gte=timezone.localdate().year - value)
+
+    def filter_active(self, qs, name, value):
+        return qs.filter(active_q()) if value else qs
+
+    def filter_rated(self, qs, name, value):
+        return qs.filter(dwz__isnull=False) if value else qs
+
+
+def _below(organisation: Organisation) -> Q:
+    """Organisations strictly below ``organisation`` (up to 5 levels)."""
+    q = Q(pk__in=[])
+    path = "parent"
+    for _depth in range(5):
+        q |= Q(**{path: organisation})
+        path += "__parent"
+    return q
+
+
+class ClubListFilter(BootstrapFilterSet):
+    q = django_filters.CharFilter(label=_("Name oder ZPS"), method="filter_q", max_length=100)
+    verband = django_filters.ModelChoiceFilter(
+        label=_("Verband"),
+        queryset=Organisation.objects.order_by("code"),
+        to_field_name="code",
+        method="filter_organisation",
+        empty_label=_("alle Verbände"),
+    )
+
+    class Meta:
+        fields: list[str] = []
+
+    def filter_q(self, qs, name, value):
+        value = value.strip()
+        if not value:
+            return qs
+        return qs.annotate(name_key=search_key_expression("name")).filter(
+            Q(zps__istartswith=value) | Q(name_key__contains=search_key(value))
+        )
+
+    def filter_organisation(self, qs, name, value):
+        return qs.filter(organisation_subtree_q(value)) if value else qs
+
+
+class TournamentListFilter(BootstrapFilterSet):
+    q = django_filters.CharFilter(label=_("Name oder Turniercode"), method="filter_q", max_length=100)
+    jahr = IntegerFilter(label=_("Jahr"), field_name="end_date__year", min_value=1900, max_value=2200)
+
+    class Meta:
+        fields: list[str] = []
+
+    def filter_q(self, qs, name, value):
+        value = value.strip()
+        if not value:
+            return qs
+        return qs.annotate(name_key=search_key_expression("name")).filter(
+            Q(code__istartswith=value) | Q(name_key__contains=search_key(value)) | Q(place__icontains=value)
+        )

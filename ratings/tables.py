@@ -1,0 +1,152 @@
+"""django-tables2 tables of the public pages. Display only: the querysets (ratings/queries.py) annotate."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+
+def _dwz_index(record) -> str:
+    if record.dwz is None:
+        return ""
+    return f"{record.dwz}-{record.index}" if record.index is not None else str(record.dwz)
+
+
+class RatingListTable(tables.Table):
+    """The DWZ list (Ranglisten, club and organisation members)."""
+
+    rank = tables.Column(
+        verbose_name=_("Rang"), orderable=False, attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
+    name = tables.Column(
+        verbose_name=_("Name"),
+        accessor="surname",
+        order_by=("surname", "first_name"),
+        attrs={"td": {"class": "name"}},
+    )
+    club = tables.Column(verbose_name=_("Verein"), accessor="club_name", order_by=("club_name", "surname"))
+    birth_year = tables.Column(
+        verbose_name=_("Jahrgang"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
+    dwz = tables.Column(
+        verbose_name=_("DWZ-Index"),
+        order_by=("dwz_sort", "surname"),
+        attrs={"td": {"class": "num"}, "th": {"class": "num"}},
+    )
+    fide_elo = tables.Column(
+        verbose_name=_("Elo"),
+        order_by=("elo_sort", "surname"),
+        attrs={"td": {"class": "num"}, "th": {"class": "num"}},
+    )
+    fide_title = tables.Column(verbose_name=_("Titel"))
+    last_evaluated = tables.Column(
+        verbose_name=_("Letzte Auswertung"),
+        order_by=("last_sort", "surname"),
+        attrs={"td": {"class": "num"}, "th": {"class": "num"}},
+    )
+
+    class Meta:
+        attrs = {
+            "class": "table table-sm table-striped table-hover align-middle table-dwz",
+            "id": "rating-table",
+        }
+        per_page = 50
+        empty_text = _("Keine Spieler gefunden.")
+
+    # HTML
+    def render_rank(self, value, record):
+        return value if record.dwz is not None else ""
+
+    def render_name(self, record):
+        url = reverse("ratings:player-detail", args=[record.key])
+        return format_html('<a href="{}">{}</a>', url, record.name)
+
+    def render_club(self, value, record):
+        if not value:
+            return "—"
+        return format_html(
+            '<a href="{}">{}</a>', reverse("ratings:club-detail", args=[record.club_zps]), value
+        )
+
+    def render_dwz(self, record):
+        return _dwz_index(record)
+
+    def render_last_evaluated(self, value):
+        return date_format(value, "SHORT_DATE_FORMAT")
+
+    # Export (plain values)
+    def value_rank(self, value, record):
+        return value if record.dwz is not None else ""
+
+    def value_name(self, record):
+        return record.name
+
+    def value_club(self, value):
+        return value or ""
+
+    def value_dwz(self, record):
+        return _dwz_index(record)
+
+    def value_last_evaluated(self, value):
+        return value.isoformat() if value else ""
+
+
+class PlayerSearchTable(RatingListTable):
+    """Search results: the rating list's columns without the rank."""
+
+    class Meta(RatingListTable.Meta):
+        exclude = ("rank",)
+        order_by = ("name",)
+        attrs = {
+            "class": "table table-sm table-striped table-hover align-middle table-dwz",
+            "id": "player-table",
+        }
+
+
+class ClubTable(tables.Table):
+    zps = tables.Column(verbose_name=_("ZPS"))
+    name = tables.Column(verbose_name=_("Verein"), attrs={"td": {"class": "name"}})
+    organisation = tables.Column(verbose_name=_("Verband"), accessor="organisation__name")
+    members = tables.Column(
+        verbose_name=_("Mitglieder"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
+
+    class Meta:
+        attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "club-table"}
+        per_page = 50
+        empty_text = _("Keine Vereine gefunden.")
+
+    def render_name(self, record):
+        return format_html(
+            '<a href="{}">{}</a>', reverse("ratings:club-detail", args=[record.zps]), record.name
+        )
+
+    def render_organisation(self, record):
+        org = record.organisation
+        return format_html(
+            '<a href="{}">{}</a>', reverse("ratings:organisation-detail", args=[org.code]), org.name
+        )
+
+
+class TournamentTable(tables.Table):
+    end_date = tables.Column(verbose_name=_("Ende"), attrs={"td": {"class": "num"}})
+    code = tables.Column(verbose_name=_("Turniercode"), default="—")
+    name = tables.Column(verbose_name=_("Turnier"), attrs={"td": {"class": "name"}})
+    place = tables.Column(verbose_name=_("Ort"), default="")
+    players = tables.Column(verbose_name=_("Spieler"), attrs={"td": {"class": "num"}, "th": {"class": "num"}})
+
+    class Meta:
+        attrs = {"class": "table table-sm table-striped table-hover align-middle", "id": "tournament-table"}
+        per_page = 50
+        empty_text = _("Keine Turniere gefunden.")
+        order_by = ("-end_date",)
+
+    def render_end_date(self, value):
+        return date_format(value, "SHORT_DATE_FORMAT")
+
+    def render_name(self, record):
+        url = reverse("ratings:tournament-detail", args=[record.pk])
+        return format_html('<a href="{}">{}</a>', url, record.name)

@@ -1,0 +1,170 @@
+"""Read-only JSON API for club websites (documented in docs/api.md). Values come from stored rows only."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from ratings import queries
+from ratings.models import Club
+
+
+def _json(data) -> JsonResponse:
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"  # public data, meant for club websites
+    return response
+
+
+def _num(value):
+    """Decimals as JSON numbers (4.5, 3.663); None stays null."""
+    if value is None:
+        return None
+    return (
+        int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 else float(value)
+    )
+
+
+def _club(club: Club | None) -> dict | None:
+    if club is None:
+        return None
+    return {"zps": club.zps, "name": club.name}
+
+
+def _player_summary(player) -> dict:
+    return {
+        "key": player.key,
+        "name": player.name,
+        "surname": player.surname,
+        "first_name": player.first_name,
+        "sex": player.sex or None,
+        "birth_year": player.birth_year,
+        "dwz": player.dwz,
+        "index": player.index,
+        "fide_id": player.fide_id,
+        "fide_elo": player.fide_elo,
+        "fide_title": player.fide_title or None,
+        "status": player.status,
+        "last_evaluated": player.last_evaluated.isoformat() if player.last_evaluated else None,
+    }
+
+
+@require_GET
+def player(request: HttpRequest, key: str) -> JsonResponse:
+    player = queries.player_detail(key)
+    if player is None:
+        raise Http404
+    rows = queries.player_history(player)
+    history = []
+    for row in rows:
+        ev, adj = row.evaluation, row.adjustment
+        item = {"number": row.number, "date": row.date.isoformat() if row.date else None, "type": row.kind}
+        if ev is not None:
+            item.update(
+                tournament={"id": ev.tournament_id, "name": ev.tournament.name, "code": ev.tournament.code},
+                edition=ev.edition,
+                status=ev.status,
+                dwz_old=ev.dwz_old,
+                index_old=ev.index_old,
+                points=_num(ev.points),
+                games=ev.n,
+                expected=_num(ev.expected),
+                coefficient=_num(ev.coefficient),
+                level=ev.level,
+                performance=ev.performance,
+                dwz_new=ev.dwz_new,
+                index_new=ev.index_new,
+            )
+        else:
+            item.update(kind=adj.kind, dwz_new=adj.dwz, index_new=adj.index, fide_elo=adj.fide_elo)
+        history.append(item)
+    data = _player_summary(player)
+    data["memberships"] = [
+        {"club": _club(m.club), "member_number": m.member_number} for m in player.memberships.all()
+    ]
+    data["history"] = history
+    return _json(data)
+
+
+@require_GET
+def club_players(request: HttpRequest, zps: str) -> JsonResponse:
+    club = Club.objects.filter(zps=zps.upper()[:5]).select_related("organisation").first()
+    if club is None:
+        raise Http404
+    players = queries.rating_list_queryset().filter(queries.players_in_club(club))
+    if request.GET.get("aktiv") in ("1", "true", "ja"):
+        players = players.filter(queries.active_q())
+    return _json(
+        {
+            "club": {
+                **_club(club),
+                "organisation": {"code": club.organisation.code, "name": club.organisation.name},
+            },
+            "players": [
+                {"rank": p.rank if p.dwz is not None else None, **_player_summary(p)} for p in players
+            ],
+        }
+    )
+
+
+@require_GET
+def tournament(request: HttpRequest, pk: int) -> JsonResponse:
+    t = queries.tournament_detail(pk)
+    if t is None:
+        raise Http404
+    view = queries.tournament_view(t)
+    organiser = t.organiser
+    players = []
+    for row in view.rows:
+        ev = row.evaluation
+        players.append(
+            {
+                "number": row.number,
+                "key": row.player.key,
+                "name": row.player.name,
+                "club": _club(row.club),
+                "points": _num(row.points),
+                "evaluation": None
+                if ev is None
+                else {
+                    "status": ev.status,
+                    "dwz_old": ev.dwz_old,
+                    "index_old": ev.index_old,
+                    "points": _num(ev.points),
+                    "games": ev.n,
+                    "expected": _num(ev.expected),
+                    "coefficient": _num(ev.coefficient),
+                    "level": ev.level,
+                    "performance": ev.performance,
+                    "dwz_new": ev.dwz_new,
+                    "index_new": ev.index_new,
+                },
+                "games": [
+                    {
+                        "round": line.round,
+                        "opponent": line.opponent.player.key if line.opponent else None,
+                        "colour": {"w": "white", "s": "black"}.get(line.colour),
+                        "result": line.result,
+                        "points": _num(line.points),
+                        "counted": line.counted,
+                        "opponent_rating": line.opponent_rating,
+                    }
+                    for line in row.lines
+                ],
+            }
+        )
+    return _json(
+        {
+            "id": t.pk,
+            "code": t.code,
+            "name": t.name,
+            "place": t.place,
+            "start_date": t.start_date.isoformat(),
+            "end_date": t.end_date.isoformat(),
+            "rounds": t.rounds,
+            "organiser": str(organiser) if organiser else None,
+            "rated": t.rated,
+            "edition": next((r.evaluation.edition for r in view.rows if r.evaluation), None),
+            "round_robin": view.round_robin,
+            "players": players,
+        }
+    )

@@ -1,0 +1,226 @@
+"""Public pages: rating lists, clubs, organisations, players (Karteikarte), tournaments, search, categories.
+
+Plain views without login. Reads go through ``ratings.queries`` (and ``ratings.selectors``); nothing here
+computes a rating.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django_filters.views import FilterView
+from django_tables2 import SingleTableMixin
+from django_tables2.export import ExportMixin
+
+from ratings import queries
+from ratings.filters import ClubListFilter, RatingListFilter, TournamentListFilter
+from ratings.forms_public import SearchForm
+from ratings.models import Club, Organisation
+from ratings.tables import ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
+
+MAX_PER_PAGE = 200
+
+
+def _sanitised_get(request: HttpRequest) -> None:
+    """Drop paging parameters django-tables2 would pass on unchecked (per_page=0 divides by zero)."""
+    get = request.GET.copy()
+    value = get.get("per_page")
+    if value is not None:
+        try:
+            number = int(value)
+        except ValueError:
+            number = 0
+        if 1 <= number <= MAX_PER_PAGE:
+            get["per_page"] = str(number)
+        else:
+            del get["per_page"]
+    request.GET = get
+
+
+class PublicListMixin:
+    """Filtered, sorted, paginated table; HTMX requests aimed at the table get only the table partial."""
+
+    strict = False  # invalid filter values are shown on the form and ignored, never an empty page or an error
+    table_partial = "ratings/public/_table_block.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        _sanitised_get(request)
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_template_names(self):
+        names = super().get_template_names()
+        if getattr(self.request, "htmx", False) and self.request.htmx.target == "table-container":
+            return [self.table_partial]
+        return names
+
+    def render_to_response(self, context, **response_kwargs):
+        response = super().render_to_response(context, **response_kwargs)
+        if getattr(self.request, "htmx", False) and self.request.htmx.target == "table-container":
+            response["HX-Push-Url"] = self.request.get_full_path()
+        return response
+
+
+class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView):
+    """Ranglisten: every player, filterable; CSV/XLSX exports with the same filters."""
+
+    table_class = RatingListTable
+    filterset_class = RatingListFilter
+    template_name = "ratings/public/rating_list.html"
+    export_name = "dwz-rangliste"
+    export_formats = ("csv", "xlsx")
+    title = ""
+
+    def get_queryset(self):
+        return queries.rating_list_queryset()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["export_formats"] = self.export_formats
+        context["page_title"] = self.title or _("Ranglisten")
+        return context
+
+
+class PlayerListView(RatingListView):
+    """Spieler: the same list as a player search (by name), sorted by name."""
+
+    table_class = PlayerSearchTable
+    template_name = "ratings/public/player_list.html"
+    export_name = "dwz-spieler"
+
+    def get_queryset(self):
+        return queries.rating_list_queryset().order_by("surname", "first_name", "pk")
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["page_title"] = _("Spieler")
+        return context
+
+
+class ClubListView(PublicListMixin, SingleTableMixin, FilterView):
+    table_class = ClubTable
+    filterset_class = ClubListFilter
+    template_name = "ratings/public/club_list.html"
+
+    def get_queryset(self):
+        return queries.club_list_queryset()
+
+
+class TournamentListView(PublicListMixin, SingleTableMixin, FilterView):
+    table_class = TournamentTable
+    filterset_class = TournamentListFilter
+    template_name = "ratings/public/tournament_list.html"
+
+    def get_queryset(self):
+        return queries.tournament_list_queryset()
+
+
+class ClubDetailView(RatingListView):
+    """Vereinsseite: club head, its members' rating list (with exports), its tournaments."""
+
+    template_name = "ratings/public/club_detail.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.club = (
+            Club.objects.select_related("organisation__parent").filter(zps=kwargs["zps"].upper()[:5]).first()
+        )
+        if self.club is None:
+            raise Http404(_("Diesen Verein gibt es nicht."))
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_export_filename(self, export_format):
+        return f"dwz-{self.club.zps}.{export_format}"
+
+    def get_filterset_kwargs(self, filterset_class):
+        kwargs = super().get_filterset_kwargs(filterset_class)
+        kwargs["fixed_club"] = self.club
+        return kwargs
+
+    def get_queryset(self):
+        return queries.rating_list_queryset().filter(queries.players_in_club(self.club))
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["club"] = self.club
+        context["page_title"] = self.club.name
+        context["tournaments"] = list(queries.club_tournaments(self.club)[:20])
+        return context
+
+
+class OrganisationDetailView(RatingListView):
+    """Verbandsseite: the organisation, those below it, its clubs, and the rating list of everything below."""
+
+    template_name = "ratings/public/organisation_detail.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.organisation = (
+            Organisation.objects.select_related("parent").filter(code=kwargs["code"].upper()[:3]).first()
+        )
+        if self.organisation is None:
+            raise Http404(_("Diesen Verband gibt es nicht."))
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_export_filename(self, export_format):
+        return f"dwz-{self.organisation.code}.{export_format}"
+
+    def get_filterset_kwargs(self, filterset_class):
+        kwargs = super().get_filterset_kwargs(filterset_class)
+        kwargs["fixed_organisation"] = self.organisation
+        return kwargs
+
+    def get_queryset(self):
+        return queries.rating_list_queryset().filter(queries.players_in_organisation(self.organisation))
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        org = self.organisation
+        context["organisation"] = org
+        context["page_title"] = org.name
+        context["children"] = list(Organisation.objects.filter(parent=org).order_by("code"))
+        context["clubs"] = list(queries.club_list_queryset().filter(organisation=org))
+        return context
+
+
+def player_detail(request: HttpRequest, key: str) -> HttpResponse:
+    """Karteikarte: head, history (evaluations and adjustments), chart."""
+    player = queries.player_detail(key)
+    if player is None:
+        raise Http404(_("Diesen Spieler gibt es nicht."))
+    rows = queries.player_history(player)
+    context = {
+        "player": player,
+        "memberships": list(player.memberships.all()),
+        "history": rows,
+        "chart_data": queries.chart_points(rows),
+    }
+    return render(request, "ratings/public/player_detail.html", context)
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """Turnierauswertung: head, evaluation table, crosstable or progress table, scoresheets."""
+    tournament = queries.tournament_detail(pk)
+    if tournament is None:
+        raise Http404(_("Dieses Turnier gibt es nicht."))
+    view = queries.tournament_view(tournament)
+    edition = next((r.evaluation.get_edition_display() for r in view.rows if r.evaluation), None)
+    context = {"tournament": tournament, "view": view, "edition": edition}
+    return render(request, "ratings/public/tournament_detail.html", context)
+
+
+def search(request: HttpRequest) -> HttpResponse:
+    form = SearchForm(request.GET or None)
+    query = form.cleaned_data.get("q", "") if form.is_valid() else ""
+    results = queries.search(query) if query else None
+    return render(request, "ratings/public/search.html", {"form": form, "results": results, "query": query})
+
+
+def categories(request: HttpRequest) -> HttpResponse:
+    rows, total = queries.category_rows()
+    histogram = queries.dwz_histogram()
+    context = {"rows": rows, "total": total, "histogram": histogram}
+    return render(request, "ratings/public/categories.html", context)
+
+
+def home_context(request: HttpRequest) -> dict:
+    """Context for the start page: the search form and the latest evaluated tournaments (one query)."""
+    return {"search_form": SearchForm(), "latest_tournaments": queries.latest_tournaments()}

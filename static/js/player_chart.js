@@ -1,0 +1,51 @@
+// Player card: DWZ and Leistung over time (vendored Chart.js; data from json_script "dwz-data").
+(function () {
+  "use strict";
+  const canvas = document.getElementById("dwz-chart");
+  const source = document.getElementById("dwz-data");
+  if (!canvas || !source || typeof Chart === "undefined") return;
+  const points = JSON.parse(source.textContent);
+  const lang = document.documentElement.lang || "de";
+  const dateFormat = new Intl.DateTimeFormat(lang, { day: "2-digit", month: "2-digit", year: "numeric" });
+  const labels = points.map((p) => (p.date ? dateFormat.format(new Date(p.date + "T12:00:00")) : "–"));
+  const style = getComputedStyle(document.documentElement);
+  const primary = style.getPropertyValue("--bs-primary").trim() || "#0d6efd";
+  const secondary = style.getPropertyValue("--bs-warning").trim() || "#ffc107";
+  const chart = new Chart(canvas, {
+    type: "line",
+    data: {
+      labels: labels,
+      datasets: [
+        {
+          label: canvas.dataset.labelDwz,
+          data: points.map((p) => p.dwz),
+          borderColor: primary,
+          backgroundColor: primary,
+          tension: 0.15,
+          pointRadius: 3,
+        },
+        {
+          label: canvas.dataset.labelPerformance,
+          data: points.map((p) => p.performance),
+          borderColor: secondary,
+          backgroundColor: secondary,
+          showLine: false,
+          pointRadius: 4,
+          pointStyle: "rectRot",
+        },
+      ],
+    },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      interaction: { mode: "index", intersect: false },
+      plugins: {
+        legend: { position: "bottom" },
+        tooltip: { callbacks: { title: (items) => `${labels[items[0].dataIndex]} · ${points[items[0].dataIndex].label}` } },
+      },
+      scales: { x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 6 } } },
+    },
+  });
+  canvas.dataset.ready = chart ? "1" : "0";
+})();

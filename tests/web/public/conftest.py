@@ -1,0 +1,102 @@
+"""Fixtures for the public pages: data built with the factories and the services, so evaluations are real."""
+
+import datetime
+
+import pytest
+
+from ratings.enums import AdjustmentKind, PlayerStatus, ResultCode, Sex
+from ratings.models import Game, RatingAdjustment, Tournament, TournamentEntry
+from ratings.services import adjustment_save, tournament_save
+from tests.factories import ClubFactory, MembershipFactory, OrganisationFactory, PlayerFactory
+
+
+def make_player(*, dwz=None, index=None, birth_year=1980, club=None, **kwargs):
+    player = PlayerFactory(birth_year=birth_year, **kwargs)
+    if dwz is not None:
+        adjustment_save(
+            adjustment=RatingAdjustment(player=player, kind=AdjustmentKind.START, dwz=dwz, index=index)
+        )
+    if club is not None:
+        MembershipFactory(player=player, club=club)
+    player.refresh_from_db()
+    return player
+
+
+def make_tournament(players, games, *, end, name="Turnier", code=None, **kwargs):
+    """``games``: (round, white, black, result)."""
+    tournament = Tournament(
+        name=name, start_date=end - datetime.timedelta(days=2), end_date=end, code=code, **kwargs
+    )
+    entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
+    rows = [Game(round=r, white=w, black=b, result=res) for r, w, b, res in games]
+    tournament_save(tournament=tournament, entries=entries, games=rows)
+    return tournament
+
+
+@pytest.fixture
+def federation(db):
+    land = OrganisationFactory(code="C00", name="Württembergischer Schachbund", parent=None)
+    bezirk = OrganisationFactory(code="C05", name="Bezirk Stuttgart", parent=land)
+    other = OrganisationFactory(code="B00", name="Badischer Schachbund", parent=None)
+    club = ClubFactory(zps="C0501", name="SF Stuttgart", organisation=bezirk)
+    other_club = ClubFactory(zps="B0101", name="SK Karlsruhe", organisation=other)
+    return {"land": land, "bezirk": bezirk, "other": other, "club": club, "other_club": other_club}
+
+
+@pytest.fixture
+def e2(federation):
+    """Spec §14 E2 as a stored tournament: A (1850, adult, idx 3) plays five rated opponents, 2019-05-12.
+
+    By hand (spec): W 3.0, We 2.776, E 15, Rn 1859 (index 4), level 1808, performance 1886; p per game
+    .702, .598, .430, .286, .760.
+    """
+    club = federation["club"]
+    a = make_player(surname="Müller", first_name="Hans", dwz=1850, index=3, birth_year=1980, club=club)
+    opponents = [
+        make_player(surname=f"Gegner{i}", first_name="X", dwz=r, index=20, club=federation["other_club"])
+        for i, r in enumerate((1700, 1780, 1900, 2010, 1650), start=1)
+    ]
+    results = [
+        ResultCode.WHITE_WINS,
+        ResultCode.DRAW,
+        ResultCode.WHITE_WINS,
+        ResultCode.BLACK_WINS,
+        ResultCode.DRAW,
+    ]
+    games = [(i, a, o, res) for i, (o, res) in enumerate(zip(opponents, results, strict=True), start=1)]
+    t = make_tournament(
+        [a, *opponents],
+        games,
+        end=datetime.date(2019, 5, 12),
+        name="Maiturnier",
+        code="1919-C05-MAI",
+        organiser_club=club,
+    )
+    a.refresh_from_db()
+    return {"player": a, "opponents": opponents, "tournament": t}
+
+
+@pytest.fixture
+def e1(federation):
+    """Spec §14 E1 (A wins): A 1000 and B 1200, both 15, idx 5, 2018-11-15; A → 1101, B → 1132."""
+    a = make_player(
+        surname="Älter",
+        first_name="Anna",
+        dwz=1000,
+        index=5,
+        birth_year=2003,
+        sex=Sex.FEMALE,
+        club=federation["club"],
+    )
+    b = make_player(
+        surname="Böhm", first_name="Ben", dwz=1200, index=5, birth_year=2003, club=federation["club"]
+    )
+    t = make_tournament(
+        [a, b], [(1, a, b, ResultCode.WHITE_WINS)], end=datetime.date(2018, 11, 15), name="Jugendduell"
+    )
+    a.refresh_from_db()
+    b.refresh_from_db()
+    return {"a": a, "b": b, "tournament": t}
+
+
+__all__ = ["PlayerStatus", "make_player", "make_tournament"]
