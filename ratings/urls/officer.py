@@ -1,3 +1,38 @@
-"""URLs: officer pages (filled in by their issue)."""
+"""URLs: accounts and the rating officers' pages (issue 6). Stable German paths."""
 
-urlpatterns: list = []
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from ratings.views import officer
+
+urlpatterns = [
+    path(
+        "anmelden/",
+        auth_views.LoginView.as_view(
+            template_name="registration/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("abmelden/", officer.logout_view, name="logout"),
+    path(
+        "passwort/",
+        auth_views.PasswordChangeView.as_view(
+            template_name="registration/password_change_form.html",
+            success_url=reverse_lazy("ratings:password-change-done"),
+        ),
+        name="password-change",
+    ),
+    path(
+        "passwort/geaendert/",
+        auth_views.PasswordChangeDoneView.as_view(template_name="registration/password_change_done.html"),
+        name="password-change-done",
+    ),
+    path("referent/", officer.dashboard, name="officer-dashboard"),
+    path("referent/bericht/", officer.report_view, name="officer-report"),
+    path("referent/spielersuche/", officer.player_search, name="officer-player-search"),
+    path("turniere/neu/", officer.tournament_create, name="tournament-create"),
+    path("turniere/<int:pk>/bearbeiten/", officer.tournament_edit, name="tournament-edit"),
+    path("turniere/<int:pk>/ergebnisse/", officer.tournament_results, name="tournament-results"),
+    path("turniere/<int:pk>/vorschau/", officer.tournament_preview, name="tournament-preview"),
+    path("turniere/<int:pk>/loeschen/", officer.tournament_delete, name="tournament-delete"),
+]

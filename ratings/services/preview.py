@@ -1,0 +1,188 @@
+"""Live preview of a tournament's DWZ changes on unsaved data. Reads only; never writes.
+
+The engine input is the officer's unsaved participants and games plus each player's rating state just before
+this tournament in the spec §9 order, read from the stored evaluations, dated adjustments, start values and
+Restpartien (the same data the recalculation service replays).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ratings.dwz import evaluate
+from ratings.dwz.replay import OrderKey, PlayerState, adjustment_order, tournament_order
+from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, Restpartie, TournamentInput
+from ratings.enums import PAIRING_RESULTS, AdjustmentKind, EvaluationStatus
+from ratings.models.adjustment import RatingAdjustment
+from ratings.models.evaluation import Evaluation
+from ratings.models.evaluation import Restpartie as RestpartieRow
+from ratings.models.player import Player
+from ratings.models.tournament import Tournament, TournamentEntry
+
+THOUSAND = Decimal(1000)
+
+
+def _order_of(tournament: Tournament) -> OrderKey:
+    return tournament_order(tournament.end_date, tournament.code, tournament.pk or 10**18)
+
+
+def _stored_order(end: datetime.date, code: str | None, tid: int) -> OrderKey:
+    return tournament_order(end, code, tid)
+
+
+def rating_states_before(*, tournament: Tournament, player_ids: Iterable[int]) -> dict[int, PlayerState]:
+    """Each player's DWZ, index, FIDE start value and Restpartien just before ``tournament`` (spec §9)."""
+    ids = set(player_ids)
+    before = _order_of(tournament)
+    last: dict[int, tuple[OrderKey, int | None, int | None]] = {}
+    rows = Evaluation.objects.filter(player_id__in=ids, end_date__lte=tournament.end_date).values_list(
+        "player_id", "tournament_id", "tournament__code", "end_date", "status", "n", "dwz_new", "index_new"
+    )
+    for player_id, tid, code, end, status, n, dwz, index in rows:
+        if tid == tournament.pk:
+            continue
+        order = _stored_order(end, code, tid)
+        gives = status == EvaluationStatus.FIRST or (status == EvaluationStatus.RATED and n > 0)
+        if gives and order < before and (player_id not in last or order > last[player_id][0]):
+            last[player_id] = (order, dwz, index)
+    adjustments = RatingAdjustment.objects.filter(
+        player_id__in=ids, date__isnull=False, date__lte=tournament.end_date
+    ).values_list("pk", "player_id", "date", "dwz", "index")
+    for pk, player_id, date, dwz, index in adjustments:
+        order = adjustment_order(date, pk)
+        if order < before and (player_id not in last or order > last[player_id][0]):
+            last[player_id] = (order, dwz, index)
+    starts = {
+        player_id: (dwz, index, fide)
+        for player_id, dwz, index, fide in RatingAdjustment.objects.filter(
+            player_id__in=ids, kind=AdjustmentKind.START
+        ).values_list("player_id", "dwz", "index", "fide_elo")
+    }
+    states: dict[int, PlayerState] = {}
+    for pk in ids:
+        start_dwz, start_index, fide = starts.get(pk, (None, None, None))
+        if pk in last:
+            _order, dwz, index = last[pk]
+        else:
+            dwz, index = start_dwz, (start_index or 0) if start_dwz is not None else None
+        states[pk] = PlayerState(dwz, index, fide)
+    unrated = [pk for pk, s in states.items() if s.dwz is None and s.fide_elo is None]
+    if unrated:
+        found: dict[int, list[tuple[OrderKey, int, Restpartie]]] = defaultdict(list)
+        oldest = datetime.date(max(tournament.end_date.year - 2, 1), 1, 1)
+        rows = RestpartieRow.objects.filter(
+            player_id__in=unrated, end_date__gte=oldest, end_date__lte=tournament.end_date
+        ).values_list(
+            "player_id", "tournament_id", "tournament__code", "seq", "opponent_rating", "score", "end_date"
+        )
+        for player_id, tid, code, seq, opp, score, end in rows:
+            order = _stored_order(end, code, tid)
+            if order < before:
+                found[player_id].append((order, seq, Restpartie(opp, int(score * THOUSAND), end)))
+        for pk, items in found.items():
+            s = states[pk]
+            states[pk] = PlayerState(s.dwz, s.index, s.fide_elo, tuple(rp for *_k, rp in sorted(items)))
+    return states
+
+
+def later_tournaments(*, tournament: Tournament, player_ids: Iterable[int]) -> list[int]:
+    """Rated tournaments after ``tournament`` in the §9 order that share a player with it, transitively
+    (a later tournament of a player whose DWZ may change changes its other players' DWZ too): exactly the
+    tournaments a save re-evaluates at most."""
+    before = _order_of(tournament)
+    candidates = sorted(
+        (
+            (_stored_order(end, code, pk), pk)
+            for pk, end, code in Tournament.objects.filter(rated=True, end_date__gte=tournament.end_date)
+            .exclude(pk=tournament.pk)
+            .values_list("pk", "end_date", "code")
+        ),
+    )
+    candidates = [(order, pk) for order, pk in candidates if order > before]
+    if not candidates:
+        return []
+    players: dict[int, set[int]] = defaultdict(set)
+    for tid, player_id in TournamentEntry.objects.filter(
+        tournament_id__in=[pk for _o, pk in candidates]
+    ).values_list("tournament_id", "player_id"):
+        players[tid].add(player_id)
+    reached = set(player_ids)
+    out = []
+    for _order, pk in candidates:
+        if players[pk] & reached:
+            out.append(pk)
+            reached |= players[pk]
+    return out
+
+
+@dataclass
+class PreviewRow:
+    player: Player
+    result: PlayerResult
+
+    @property
+    def points(self) -> Decimal:
+        return Decimal(self.result.points) / THOUSAND
+
+    @property
+    def expected(self) -> Decimal | None:
+        return None if self.result.expected is None else Decimal(self.result.expected) / THOUSAND
+
+    @property
+    def change(self) -> int | None:
+        r = self.result
+        if r.dwz_new is None or r.dwz_old is None:
+            return None
+        return r.dwz_new - r.dwz_old
+
+
+@dataclass
+class Preview:
+    edition: str
+    rows: list[PreviewRow] = field(default_factory=list)
+    later: list[int] = field(default_factory=list)
+    rated: bool = True
+
+
+def preview_tournament(*, tournament: Tournament, players: Sequence[Player], games: Sequence) -> Preview:
+    """Evaluate the unsaved ``players`` / ``games`` (objects with white_id, black_id, result) as they would be
+    evaluated at ``tournament``'s place in the order; count the later tournaments a save re-evaluates."""
+    ids = [p.pk for p in players]
+    states = rating_states_before(tournament=tournament, player_ids=ids)
+    inputs = []
+    for p in players:
+        s = states.get(p.pk) or PlayerState()
+        if s.dwz is not None:
+            inputs.append(PlayerInput(str(p.pk), p.birth_year, s.dwz, s.index or 0))
+        elif s.fide_elo is not None:
+            inputs.append(PlayerInput(str(p.pk), p.birth_year, fide_elo=s.fide_elo))
+        else:
+            inputs.append(PlayerInput(str(p.pk), p.birth_year, restpartien=s.restpartien))
+    engine_games = tuple(
+        GameInput(str(g.white_id), str(g.black_id), str(g.result))
+        for g in games
+        if g.black_id is not None and str(g.result) in PAIRING_RESULTS
+    )
+    result = evaluate(
+        TournamentInput(
+            end_date=tournament.end_date,
+            players=tuple(inputs),
+            games=engine_games,
+            code=tournament.code,
+            name=tournament.name,
+        )
+    )
+    by_id = {p.pk: p for p in players}
+    # Saving re-evaluates the later tournaments of the players now in the tournament and of those dropped.
+    old = set(TournamentEntry.objects.filter(tournament_id=tournament.pk).values_list("player_id", flat=True))
+    later = later_tournaments(tournament=tournament, player_ids=set(ids) | old) if tournament.rated else []
+    return Preview(
+        edition=result.edition,
+        rows=[PreviewRow(by_id[int(r.id)], r) for r in result.players],
+        later=later,
+        rated=tournament.rated,
+    )

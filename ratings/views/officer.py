@@ -1,0 +1,579 @@
+"""Officer pages: login/logout, tournament head, results entry with live preview, delete, report.
+
+Views stay thin: they bind forms, ask ``ratings.permissions`` and call one service. All pages work without
+JavaScript (plain form posts); only the autocomplete needs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Max, Q
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ratings import permissions
+from ratings.forms import (
+    BoardFormSet,
+    GameSpec,
+    NewPlayerForm,
+    RoundRobinForm,
+    TournamentHeadForm,
+    board_initial,
+    parse_board_block,
+    parse_participants,
+    parse_round_robin_block,
+    round_robin_initial,
+)
+from ratings.models.officer import TournamentEntryMode, TournamentMode
+from ratings.models.player import Membership, Player
+from ratings.models.tournament import Game, Tournament, TournamentEntry
+from ratings.services import audit as audit_service
+from ratings.services.preview import later_tournaments, preview_tournament
+from ratings.services.recalculation import RecalculationReport
+
+REPORT_SESSION_KEY = "officer_report"
+SWISS_BLANK_ROWS = 4
+SEARCH_LIMIT = 15
+
+
+def public_url(name: str, *args) -> str | None:
+    """The URL of a public page (issue 5) or None while it does not exist."""
+    try:
+        return reverse(name, args=args)
+    except NoReverseMatch:
+        return None
+
+
+def tournament_public_url(tournament_id: int) -> str | None:
+    return public_url("ratings:tournament-detail", tournament_id)
+
+
+# --- accounts --------------------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def logout_view(request: HttpRequest) -> HttpResponse:
+    """GET asks, POST logs out (Django's LogoutView accepts POST only)."""
+    if request.method == "POST":
+        logout(request)
+        messages.success(request, _("Sie sind abgemeldet."))
+        return redirect("ratings:home")
+    return render(request, "registration/logout_confirm.html")
+
+
+# --- dashboard and report --------------------------------------------------------------------------------
+
+
+@permissions.officer_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    tournaments = permissions.manageable_tournaments(request.user).order_by("-end_date", "-pk")[:100]
+    scopes = request.user.officer_scopes.select_related("organisation", "club")
+    return render(
+        request,
+        "ratings/officer/dashboard.html",
+        {"tournaments": tournaments, "scopes": scopes, "is_staff": request.user.is_staff},
+    )
+
+
+def _store_report(
+    request: HttpRequest, *, title: str, tournament: Tournament | None, report: RecalculationReport
+):
+    names = dict(Tournament.objects.filter(pk__in=report.tournaments).values_list("pk", "name"))
+    players = Player.objects.in_bulk(list(report.rating_changes))
+    request.session[REPORT_SESSION_KEY] = {
+        "title": title,
+        "tournament_id": tournament.pk if tournament and tournament.pk else None,
+        "tournaments": [[pk, names.get(pk, str(pk))] for pk in report.tournaments],
+        "changes": [
+            [pk, players[pk].name if pk in players else str(pk), old, new]
+            for pk, (old, new) in sorted(
+                report.rating_changes.items(),
+                key=lambda item: players[item[0]].name if item[0] in players else "",
+            )
+        ],
+    }
+
+
+@permissions.officer_required
+def report_view(request: HttpRequest) -> HttpResponse:
+    data = request.session.get(REPORT_SESSION_KEY)
+    if not data:
+        return redirect("ratings:officer-dashboard")
+    tournament = None
+    if data.get("tournament_id"):
+        tournament = Tournament.objects.filter(pk=data["tournament_id"]).first()
+    keys = dict(Player.objects.filter(pk__in=[c[0] for c in data["changes"]]).values_list("pk", "key"))
+    changes = [
+        {
+            "name": name,
+            "old": old,
+            "new": new,
+            "url": public_url("ratings:player-detail", keys[pk]) if pk in keys else None,
+        }
+        for pk, name, old, new in data["changes"]
+    ]
+    tournaments = [
+        {"pk": pk, "name": name, "url": tournament_public_url(pk)} for pk, name in data["tournaments"]
+    ]
+    return render(
+        request,
+        "ratings/officer/report.html",
+        {
+            "title": data["title"],
+            "tournament": tournament,
+            "tournament_url": tournament_public_url(tournament.pk) if tournament else None,
+            "tournaments": tournaments,
+            "changes": changes,
+        },
+    )
+
+
+# --- tournament head -------------------------------------------------------------------------------------
+
+
+def _head_form(request: HttpRequest, *, instance: Tournament | None = None, data=None) -> TournamentHeadForm:
+    mode = None
+    if instance is not None and instance.pk:
+        mode = TournamentEntryMode.objects.filter(tournament=instance).values_list("mode", flat=True).first()
+    return TournamentHeadForm(
+        data,
+        instance=instance,
+        clubs=permissions.manageable_clubs(request.user),
+        organisations=permissions.manageable_organisations(request.user),
+        mode=mode,
+    )
+
+
+@permissions.officer_required
+@require_http_methods(["GET", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = _head_form(request, instance=Tournament(), data=request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save(commit=False)
+        try:
+            audit_service.tournament_save_recorded(
+                tournament=tournament, entries=[], games=[], mode=form.cleaned_data["mode"], user=request.user
+            )
+        except ValidationError as exc:
+            _add_service_errors(form, exc)
+        else:
+            messages.success(
+                request,
+                _("Turnier „%(name)s“ angelegt. Jetzt Teilnehmer und Ergebnisse eintragen.")
+                % {"name": tournament.name},
+            )
+            return redirect("ratings:tournament-results", tournament.pk)
+    return render(request, "ratings/officer/tournament_form.html", {"form": form, "tournament": None})
+
+
+def _add_service_errors(form, exc: ValidationError) -> None:
+    if hasattr(exc, "error_dict"):
+        for name, errors in exc.error_dict.items():
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, exc)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = permissions.get_tournament_for_user(request, pk)
+    form = _head_form(request, instance=tournament, data=request.POST or None)
+    max_round = Game.objects.filter(tournament=tournament).aggregate(m=Max("round"))["m"]
+    if request.method == "POST" and form.is_valid():
+        rounds = form.cleaned_data.get("rounds")
+        if rounds and max_round and rounds < max_round:
+            form.add_error("rounds", _("Es gibt schon Partien in Runde %(round)s.") % {"round": max_round})
+        else:
+            head = form.save(commit=False)
+            try:
+                report = audit_service.tournament_save_recorded(
+                    tournament=head, mode=form.cleaned_data["mode"], user=request.user
+                )
+            except ValidationError as exc:
+                _add_service_errors(form, exc)
+            else:
+                _store_report(request, title=_("Turnierkopf gespeichert"), tournament=head, report=report)
+                return redirect("ratings:officer-report")
+        tournament.refresh_from_db()
+    players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
+    return render(
+        request,
+        "ratings/officer/tournament_form.html",
+        {"form": form, "tournament": tournament, "later_count": len(later), "trail": _trail(tournament.pk)},
+    )
+
+
+def _trail(tournament_id: int):
+    return audit_service.audit_trail(tournament_id=tournament_id)
+
+
+# --- delete ----------------------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = permissions.get_tournament_for_user(request, pk)
+    players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    if request.method == "POST":
+        name = str(tournament)
+        report = audit_service.tournament_delete_recorded(tournament=tournament, user=request.user)
+        _store_report(
+            request, title=_("Turnier „%(name)s“ gelöscht") % {"name": name}, tournament=None, report=report
+        )
+        return redirect("ratings:officer-report")
+    later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
+    context = {
+        "tournament": tournament,
+        "player_count": len(players),
+        "game_count": Game.objects.filter(tournament=tournament).count(),
+        "evaluated_count": tournament.evaluations.count(),
+        "later_count": len(later),
+        "later": Tournament.objects.filter(pk__in=later[:10]).order_by("end_date", "pk"),
+    }
+    return render(request, "ratings/officer/tournament_delete.html", context)
+
+
+# --- results entry ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Entry:
+    """The results page's state, built from the stored tournament (GET) or the posted data."""
+
+    tournament: Tournament
+    mode: str
+    players: list[Player]
+    participant_errors: list[str] = field(default_factory=list)
+    grid: RoundRobinForm | None = None
+    boards: BoardFormSet | None = None
+    paste_errors: list[str] = field(default_factory=list)
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.mode == TournamentMode.ROUND_ROBIN
+
+    def is_valid(self) -> bool:
+        form = self.grid if self.is_round_robin else self.boards
+        ok = form.is_valid()  # always validate: the errors appear at the cells
+        return ok and not self.participant_errors and bool(self.players)
+
+    def games(self) -> list[GameSpec]:
+        return self.grid.games() if self.is_round_robin else self.boards.games()
+
+    def error_list(self) -> list[str]:
+        """All messages in reading order, for the preview panel."""
+        out = list(self.participant_errors)
+        if self.is_round_robin:
+            out += [str(e) for e in self.grid.non_field_errors()]
+            for name, errors in self.grid.errors.items():
+                if name == "__all__":
+                    continue
+                label = self.grid.fields[name].label if name in self.grid.fields else name
+                out += [f"{label}: {e}" for e in errors]
+        else:
+            out += [str(e) for e in self.boards.non_form_errors()]
+            for i, form in enumerate(self.boards.forms, start=1):
+                for name, errors in form.errors.items():
+                    label = form.fields[name].label if name in form.fields else ""
+                    out += [
+                        _("Zeile %(row)s, %(field)s: %(error)s") % {"row": i, "field": label, "error": e}
+                        for e in errors
+                    ]
+        return out
+
+
+def _mode_of(tournament: Tournament) -> str:
+    mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
+    return mode or TournamentMode.ROUND_ROBIN
+
+
+def _existing_rounds(tournament: Tournament) -> dict[tuple[int, int], int]:
+    return {
+        (w, b): r
+        for w, b, r in Game.objects.filter(tournament=tournament, black__isnull=False).values_list(
+            "white_id", "black_id", "round"
+        )
+    }
+
+
+def _entry_from_db(tournament: Tournament) -> Entry:
+    players = [
+        e.player
+        for e in TournamentEntry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("start_rank", "pk")
+    ]
+    games = list(Game.objects.filter(tournament=tournament))
+    entry = Entry(tournament, _mode_of(tournament), players)
+    if entry.is_round_robin:
+        data = QueryDict(mutable=True)
+        data.update(round_robin_initial(players, games))
+        entry.grid = RoundRobinForm(
+            data, players=players, rounds=tournament.rounds, existing=_existing_rounds(tournament)
+        )
+    else:
+        initial = board_initial(games) + [{}] * SWISS_BLANK_ROWS
+        entry.boards = BoardFormSet(initial=initial, players=players, rounds=tournament.rounds)
+    return entry
+
+
+def _entry_from_post(tournament: Tournament, data: QueryDict) -> Entry:
+    players, errors = parse_participants(data.getlist("p"))
+    entry = Entry(tournament, _mode_of(tournament), players, errors)
+    if entry.is_round_robin:
+        entry.grid = RoundRobinForm(
+            data, players=players, rounds=tournament.rounds, existing=_existing_rounds(tournament)
+        )
+    else:
+        if "b-TOTAL_FORMS" not in data:
+            data["b-TOTAL_FORMS"] = "0"
+            data["b-INITIAL_FORMS"] = "0"
+        entry.boards = BoardFormSet(data, players=players, rounds=tournament.rounds)
+    return entry
+
+
+def _apply_actions(request: HttpRequest, tournament: Tournament, data: QueryDict, context: dict) -> None:
+    """Participant and paste buttons change the posted data before it is bound (nothing is saved)."""
+    ids = data.getlist("p")
+    if data.get("add"):
+        if data["add"] not in ids:
+            ids.append(data["add"])
+        data.setlist("p", ids)
+        data["q"] = ""
+    if data.get("remove"):
+        data.setlist("p", [pk for pk in ids if pk != data["remove"]])
+    if data.get("move_up") in ids:
+        i = ids.index(data["move_up"])
+        if i > 0:
+            ids[i - 1], ids[i] = ids[i], ids[i - 1]
+        data.setlist("p", ids)
+    if "add_rows" in data:
+        total = int(data.get("b-TOTAL_FORMS") or 0)
+        data["b-TOTAL_FORMS"] = str(min(total + SWISS_BLANK_ROWS * 2, 2000))
+    if "new_player" in data:
+        form = NewPlayerForm(data, clubs=permissions.manageable_clubs(request.user))
+        if form.is_valid():
+            c = form.cleaned_data
+            player = audit_service.player_create(
+                user=request.user,
+                surname=c["surname"],
+                first_name=c["first_name"],
+                birth_year=c["birth_year"],
+                sex=c["sex"],
+                club=c["club"],
+                member_number=c["member_number"] or None,
+                fide_id=c["fide_id"],
+                fide_elo=c["fide_elo"],
+                dwz=c["dwz"],
+                index=c["index"],
+            )
+            data.setlist("p", [*data.getlist("p"), str(player.pk)])
+            for name in list(data):
+                if name.startswith("np-"):
+                    del data[name]
+            messages.success(
+                request, _("Spieler „%(name)s“ angelegt und hinzugefügt.") % {"name": player.name}
+            )
+        else:
+            context["new_player_form"] = form
+            context["show_new_player"] = True
+
+
+def _paste(entry_players: list[Player], mode: str, data: QueryDict) -> list[str]:
+    text = data.get("paste", "")
+    if not text.strip():
+        return [_("Nichts zum Übernehmen eingefügt.")]
+    if mode == TournamentMode.ROUND_ROBIN:
+        values, errors = parse_round_robin_block(text, entry_players)
+        for name, value in values.items():
+            data[name] = value
+    else:
+        rows, errors = parse_board_block(text, entry_players)
+        total = int(data.get("b-TOTAL_FORMS") or 0)
+        # Fill blank rows first, then append.
+        blank = [
+            i
+            for i in range(total)
+            if not any((data.get(f"b-{i}-{n}") or "").strip() for n in ("round", "white", "black", "result"))
+        ]
+        for row in rows:
+            i = blank.pop(0) if blank else total
+            if i == total:
+                total += 1
+            for name, value in row.items():
+                data[f"b-{i}-{name}"] = str(value)
+        data["b-TOTAL_FORMS"] = str(total)
+        data.setdefault("b-INITIAL_FORMS", "0")
+    if not errors:
+        data["paste"] = ""
+    return errors
+
+
+def _search(query: str, exclude: list[int]) -> list[Player]:
+    query = (query or "").strip()
+    if len(query) < 2:
+        return []
+    qs = Player.objects.exclude(pk__in=exclude)
+    cond = Q(key__iexact=query)
+    if query.isdigit():
+        cond |= Q(dsb_id=int(query)) | Q(fide_id=int(query))
+    if "-" in query:
+        zps, _sep, number = query.partition("-")
+        cond |= Q(
+            memberships__club__zps__iexact=zps.strip(), memberships__member_number__iexact=number.strip()
+        )
+    if "," in query:
+        surname, _sep, first = query.partition(",")
+        cond |= Q(surname__istartswith=surname.strip(), first_name__istartswith=first.strip())
+    else:
+        words = query.split()
+        name_cond = Q()
+        for word in words:
+            name_cond &= Q(surname__istartswith=word) | Q(first_name__istartswith=word)
+        cond |= name_cond
+    return list(qs.filter(cond).distinct().order_by("surname", "first_name", "pk")[:SEARCH_LIMIT])
+
+
+def _clubs_of(players: list[Player]) -> dict[int, str]:
+    """The first club of each player, also set as ``player.club_label`` for the templates."""
+    out: dict[int, str] = {}
+    for m in Membership.objects.filter(player__in=players).select_related("club").order_by("pk"):
+        out.setdefault(m.player_id, f"{m.club.name} ({m})")
+    for p in players:
+        p.club_label = out.get(p.pk, "")
+    return out
+
+
+def _grid_rows(entry: Entry) -> list[dict]:
+    grid = entry.grid
+    rows = []
+    for i, a in enumerate(entry.players):
+        cells = []
+        for j, b in enumerate(entry.players):
+            if a.pk == b.pk:
+                cells.append({"self": True})
+                continue
+            name = grid.cell_name(a.pk, b.pk)
+            cells.append(
+                {
+                    "name": name,
+                    "mirror": grid.cell_name(b.pk, a.pk),
+                    "value": grid.cell_value(a.pk, b.pk),
+                    "errors": grid.errors.get(name, [])
+                    if grid.is_bound and hasattr(grid, "cleaned_data")
+                    else [],
+                    "label": f"{a} – {b}",
+                    "row": i,
+                    "col": j,
+                }
+            )
+        rows.append({"no": i + 1, "player": a, "cells": cells})
+    return rows
+
+
+def _render_results(request: HttpRequest, entry: Entry, context: dict, *, preview: bool) -> HttpResponse:
+    if preview:
+        context.update(_preview_context(entry))
+    context.setdefault("new_player_form", NewPlayerForm(clubs=permissions.manageable_clubs(request.user)))
+    context.update(
+        {
+            "tournament": entry.tournament,
+            "entry": entry,
+            "clubs": _clubs_of(entry.players),
+            "grid_rows": _grid_rows(entry) if entry.is_round_robin else None,
+            "public_url": tournament_public_url(entry.tournament.pk),
+            "trail": _trail(entry.tournament.pk),
+        }
+    )
+    return render(request, "ratings/officer/results.html", context)
+
+
+def _preview_context(entry: Entry) -> dict:
+    valid = entry.is_valid()
+    if not valid:
+        errors = entry.error_list()
+        if not entry.players:
+            errors.insert(0, _("Noch keine Teilnehmer."))
+        return {"preview_errors": errors, "preview": None}
+    preview = preview_tournament(tournament=entry.tournament, players=entry.players, games=entry.games())
+    return {"preview": preview, "preview_errors": []}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = permissions.get_tournament_for_user(request, pk)
+    if request.method == "GET":
+        entry = _entry_from_db(tournament)
+        return _render_results(request, entry, {}, preview=bool(entry.players))
+    data = request.POST.copy()
+    context: dict = {}
+    _apply_actions(request, tournament, data, context)
+    if "do_paste" in data:
+        players, _errors = parse_participants(data.getlist("p"))
+        context["paste_errors"] = _paste(players, _mode_of(tournament), data)
+    entry = _entry_from_post(tournament, data)
+    context["search_query"] = data.get("q", "")
+    context["search_results"] = _search(data.get("q", ""), [p.pk for p in entry.players])
+    context["searched"] = bool((data.get("q") or "").strip())
+    if "save" in data:
+        if entry.is_valid():
+            games = [
+                Game(round=g.round, board=g.board, white_id=g.white_id, black_id=g.black_id, result=g.result)
+                for g in entry.games()
+            ]
+            entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(entry.players, start=1)]
+            try:
+                report = audit_service.tournament_save_recorded(
+                    tournament=tournament, entries=entries, games=games, user=request.user
+                )
+            except ValidationError as exc:
+                context["save_errors"] = exc.messages
+            else:
+                _store_report(
+                    request,
+                    title=_("Ergebnisse von „%(name)s“ gespeichert") % {"name": tournament.name},
+                    tournament=tournament,
+                    report=report,
+                )
+                return redirect("ratings:officer-report")
+        else:
+            context["save_errors"] = [_("Nicht gespeichert: bitte die markierten Fehler beheben.")]
+    return _render_results(request, entry, context, preview=True)
+
+
+@login_required
+@require_POST
+def tournament_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The preview panel (HTMX partial) for the posted, unsaved results. Never writes."""
+    tournament = permissions.get_tournament_for_user(request, pk)
+    entry = _entry_from_post(tournament, request.POST.copy())
+    context = {"tournament": tournament, **_preview_context(entry)}
+    return render(request, "ratings/officer/results.html#preview", context)
+
+
+@permissions.officer_required
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Autocomplete (HTMX): suggestion buttons that add a player to the results form."""
+    exclude = [int(v) for v in request.GET.getlist("p") if v.isdigit()]
+    players = _search(request.GET.get("q", ""), exclude)
+    return render(
+        request,
+        "ratings/officer/results.html#search-results",
+        {
+            "search_results": players,
+            "clubs": _clubs_of(players),
+            "searched": len((request.GET.get("q") or "").strip()) >= 2,
+        },
+    )

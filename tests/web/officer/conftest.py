@@ -1,0 +1,105 @@
+"""Fixtures of the officer tests: a small federation tree, the five roles and a round robin of three.
+
+Tree: DSB 000 → Württemberg C00 → Bezirk C05 (club A C0501) and Bezirk C06 (club B C0601).
+Players A1600, B1500, C1400 (adults, index 10, members of club A) have start values only.
+"""
+
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from ratings.enums import AdjustmentKind
+from ratings.models import Club, Membership, Organisation, Player, RatingAdjustment, Tournament
+from ratings.models.officer import OfficerScope, TournamentEntryMode, TournamentMode
+
+PASSWORD = "geheim-123"
+
+
+@pytest.fixture
+def tree(db):
+    dsb = Organisation.objects.create(code="000", name="Deutscher Schachbund")
+    lv = Organisation.objects.create(code="C00", name="Schachverband Württemberg", parent=dsb)
+    bezirk_a = Organisation.objects.create(code="C05", name="Bezirk Stuttgart", parent=lv)
+    bezirk_b = Organisation.objects.create(code="C06", name="Bezirk Ulm", parent=lv)
+    club_a = Club.objects.create(zps="C0501", name="SV Stuttgart", organisation=bezirk_a)
+    club_b = Club.objects.create(zps="C0601", name="SF Ulm", organisation=bezirk_b)
+    return {
+        "dsb": dsb,
+        "lv": lv,
+        "bezirk_a": bezirk_a,
+        "bezirk_b": bezirk_b,
+        "club_a": club_a,
+        "club_b": club_b,
+    }
+
+
+def _user(username, *, staff=False, **scope):
+    user_model = get_user_model()
+    if staff:
+        return user_model.objects.create_superuser(username=username, password=PASSWORD, email="")
+    user = user_model.objects.create_user(username=username, password=PASSWORD)
+    if scope:
+        OfficerScope.objects.create(user=user, **scope)
+    return user
+
+
+@pytest.fixture
+def users(tree):
+    return {
+        "officer_a": _user("officer_a", club=tree["club_a"]),
+        "officer_lv": _user("officer_lv", organisation=tree["lv"]),
+        "officer_b": _user("officer_b", club=tree["club_b"]),
+        "admin": _user("admin", staff=True),
+        "member": _user("member"),
+    }
+
+
+def make_player(club, surname, dwz, *, index=10, birth_year=1980, number="1"):
+    player = Player.objects.create(
+        key=f"{club.zps}-{number}", surname=surname, first_name="Test", birth_year=birth_year
+    )
+    Membership.objects.create(player=player, club=club, member_number=number)
+    RatingAdjustment.objects.create(player=player, kind=AdjustmentKind.START, dwz=dwz, index=index)
+    return player
+
+
+@pytest.fixture
+def players(tree):
+    club = tree["club_a"]
+    return [
+        make_player(club, "Anton", 1600, number="1"),
+        make_player(club, "Berta", 1500, number="2"),
+        make_player(club, "Carl", 1400, number="3"),
+    ]
+
+
+@pytest.fixture
+def tournament(tree):
+    t = Tournament.objects.create(
+        name="Vereinsmeisterschaft",
+        start_date=datetime.date(2024, 3, 1),
+        end_date=datetime.date(2024, 3, 10),
+        rounds=3,
+        organiser_club=tree["club_a"],
+    )
+    TournamentEntryMode.objects.create(tournament=t, mode=TournamentMode.ROUND_ROBIN)
+    return t
+
+
+def grid_data(players, cells: dict[tuple[int, int], str], **extra) -> dict:
+    """POST data for the round-robin grid: ``cells`` maps (row index, column index) to the typed value."""
+    data: dict = {"p": [str(p.pk) for p in players]}
+    for (i, j), value in cells.items():
+        data[f"rr-{players[i].pk}-{players[j].pk}"] = value
+    data.update(extra)
+    return data
+
+
+@pytest.fixture
+def login(client):
+    def do(user):
+        client.force_login(user)
+        return client
+
+    return do
