@@ -1,0 +1,330 @@
+"""Django admin. Every write that affects ratings goes through ``ratings.services`` (save_related /
+delete_model); derived data (evaluations, Restpartien, a player's DWZ/index) is read-only here."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.db.models.functions import ExtractYear
+from django.forms.models import BaseInlineFormSet
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from ratings import services
+from ratings.models import (
+    Club,
+    Evaluation,
+    Game,
+    Membership,
+    Organisation,
+    Player,
+    RatingAdjustment,
+    RatingState,
+    Restpartie,
+    Tournament,
+    TournamentEntry,
+)
+
+
+class YearFilter(admin.SimpleListFilter):
+    title = _("Jahr")
+    parameter_name = "year"
+    field = "end_date"
+
+    def lookups(self, request, model_admin):
+        years = (
+            model_admin.get_queryset(request)
+            .annotate(y=ExtractYear(self.field))
+            .order_by("-y")
+            .values_list("y", flat=True)
+            .distinct()
+        )
+        return [(str(y), str(y)) for y in years if y is not None]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(**{f"{self.field}__year": int(self.value())})
+        return queryset
+
+
+def _report_message(request, report) -> None:
+    if report is None:
+        return
+    changed = ", ".join(
+        f"{old or '–'} → {new or '–'}" for old, new in list(report.rating_changes.values())[:10]
+    )
+    messages.info(
+        request,
+        _("Neu ausgewertet: %(t)d Turniere; %(p)d DWZ geändert%(list)s (%(s).2f s).")
+        % {
+            "t": len(report.tournaments),
+            "p": len(report.rating_changes),
+            "list": f": {changed}" if changed else "",
+            "s": report.elapsed,
+        },
+    )
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Organisation)
+class OrganisationAdmin(admin.ModelAdmin):
+    list_display = ["code", "name", "parent"]
+    list_select_related = ["parent"]
+    search_fields = ["code", "name"]
+    list_filter = [("parent", admin.RelatedOnlyFieldListFilter)]
+    autocomplete_fields = ["parent"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["zps", "name", "organisation"]
+    list_select_related = ["organisation"]
+    search_fields = ["zps", "name"]
+    list_filter = [("organisation", admin.RelatedOnlyFieldListFilter)]
+    autocomplete_fields = ["organisation"]
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["club"]
+
+
+class StartValueInline(admin.TabularInline):
+    model = RatingAdjustment
+    extra = 0
+    fields = ["kind", "date", "dwz", "index", "fide_elo", "reason", "author"]
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = _("Wertungsänderungen (bearbeiten unter „Wertungsänderungen“)")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["key", "name", "birth_year", "sex", "dwz", "index", "last_evaluated", "status"]
+    search_fields = [
+        "surname",
+        "first_name",
+        "key",
+        "=dsb_id",
+        "memberships__club__zps",
+        "memberships__club__name",
+    ]
+    list_filter = ["status", "sex", ("memberships__club", admin.RelatedOnlyFieldListFilter)]
+    readonly_fields = ["dwz", "index", "last_evaluated", "created_at", "updated_at"]
+    fieldsets = [
+        (None, {"fields": ["key", ("surname", "first_name"), ("sex", "birth_year"), "status", "dsb_id"]}),
+        (_("FIDE"), {"fields": [("fide_id", "fide_elo", "fide_title", "fide_federation")]}),
+        (
+            _("DWZ (berechnet)"),
+            {"fields": [("dwz", "index", "last_evaluated"), ("created_at", "updated_at")]},
+        ),
+    ]
+    inlines = [MembershipInline, StartValueInline]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        memberships_changed = any(f.has_changed() for f in formsets if f.model is Membership)
+        if change and ("birth_year" in form.changed_data or memberships_changed):
+            _report_message(request, services.player_recalculate(player=form.instance))
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["player", "club", "member_number"]
+    list_select_related = ["player", "club"]
+    search_fields = ["player__surname", "player__first_name", "player__key", "club__zps", "member_number"]
+    list_filter = [("club", admin.RelatedOnlyFieldListFilter)]
+    autocomplete_fields = ["player", "club"]
+
+
+class EntryInline(admin.TabularInline):
+    model = TournamentEntry
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+class GameFormSet(BaseInlineFormSet):
+    """Cross-row checks of the game grid: white ≠ black, a player at most once per round, byes without
+    black, both players entered (the entries come from the entry inline of the same POST)."""
+
+    def _entered(self) -> set[int]:
+        entered: set[int] = set()
+        if self.instance.pk:
+            entered |= set(self.instance.entries.values_list("player_id", flat=True))
+        prefix = "entries"
+        try:
+            total = int(self.data.get(f"{prefix}-TOTAL_FORMS", 0))
+        except ValueError:
+            total = 0
+        removed = set()
+        for i in range(total):
+            player = self.data.get(f"{prefix}-{i}-player")
+            entry_id = self.data.get(f"{prefix}-{i}-id")
+            if self.data.get(f"{prefix}-{i}-DELETE"):
+                if entry_id and entry_id.isdigit():
+                    removed.add(int(entry_id))
+                continue
+            if player and player.isdigit():
+                entered.add(int(player))
+        if removed:
+            entered -= set(TournamentEntry.objects.filter(pk__in=removed).values_list("player_id", flat=True))
+            # a removed entry's player may still be entered by another row
+            for i in range(total):
+                player = self.data.get(f"{prefix}-{i}-player")
+                if player and player.isdigit() and not self.data.get(f"{prefix}-{i}-DELETE"):
+                    entered.add(int(player))
+        return entered
+
+    def clean(self):
+        super().clean()
+        games = [
+            f.instance
+            for f in self.forms
+            if f.cleaned_data and not f.cleaned_data.get("DELETE") and f.cleaned_data.get("white")
+        ]
+        for game in games:
+            game.white_id = game.white.pk
+            game.black_id = game.black.pk if game.black else None
+        try:
+            services.games_validate(entered=self._entered(), games=games)
+        except ValidationError as exc:
+            raise ValidationError(exc.messages) from exc
+
+
+class GameInline(admin.TabularInline):
+    model = Game
+    formset = GameFormSet
+    extra = 0
+    fields = ["round", "board", "white", "black", "result"]
+    autocomplete_fields = ["white", "black"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "start_date", "end_date", "rounds", "organiser", "rated"]
+    list_select_related = ["organiser_club", "organiser_organisation"]
+    search_fields = ["name", "code", "place", "organiser_club__zps", "organiser_club__name"]
+    list_filter = ["rated", YearFilter, ("organiser_club", admin.RelatedOnlyFieldListFilter)]
+    date_hierarchy = "end_date"
+    autocomplete_fields = ["organiser_club", "organiser_organisation", "rating_officer"]
+    readonly_fields = ["code_suffix", "created_at", "updated_at"]
+    inlines = [EntryInline, GameInline]
+    actions = ["recalculate_from_here"]
+
+    @admin.display(description=_("Ausrichter"))
+    def organiser(self, obj):
+        return obj.organiser
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        _report_message(request, services.tournament_save(tournament=form.instance, user=request.user))
+
+    def get_deleted_objects(self, objs, request):
+        # Entries, games and derived rows go with the tournament; their admins are read-only by design.
+        to_delete, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        owned = {str(m._meta.verbose_name) for m in (TournamentEntry, Game, Evaluation, Restpartie)}
+        return to_delete, counts, {p for p in perms_needed if str(p) not in owned}, protected
+
+    def delete_model(self, request, obj):
+        _report_message(request, services.tournament_delete(tournament=obj, user=request.user))
+
+    def delete_queryset(self, request, queryset):
+        for tournament in queryset.order_by("end_date"):
+            services.tournament_delete(tournament=tournament, user=request.user)
+
+    @admin.action(description=_("Ab hier neu berechnen"))
+    def recalculate_from_here(self, request, queryset):
+        report = services.tournaments_recalculate_from(tournaments=list(queryset))
+        self.message_user(
+            request,
+            ngettext(
+                "%(n)d Turnier neu ausgewertet.", "%(n)d Turniere neu ausgewertet.", len(report.tournaments)
+            )
+            % {"n": len(report.tournaments)},
+        )
+
+
+@admin.register(TournamentEntry)
+class TournamentEntryAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "start_rank", "player"]
+    list_select_related = ["tournament", "player"]
+    search_fields = ["tournament__name", "tournament__code", "player__surname", "player__key"]
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "round", "board", "white", "black", "result"]
+    list_select_related = ["tournament", "white", "black"]
+    search_fields = ["tournament__name", "tournament__code", "white__surname", "black__surname"]
+    list_filter = ["result"]
+
+
+@admin.register(Evaluation)
+class EvaluationAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "player", "status", "dwz_old", "index_old", "n", "points", "expected",
+                    "coefficient", "performance", "dwz_new", "index_new", "edition"]  # fmt: skip
+    list_select_related = ["tournament", "player"]
+    search_fields = [
+        "player__surname",
+        "player__first_name",
+        "player__key",
+        "tournament__name",
+        "tournament__code",
+    ]
+    list_filter = [
+        "edition",
+        "status",
+        YearFilter,
+        ("player__memberships__club", admin.RelatedOnlyFieldListFilter),
+    ]
+
+
+@admin.register(Restpartie)
+class RestpartieAdmin(ReadOnlyAdmin):
+    list_display = ["player", "tournament", "opponent_rating", "score", "end_date"]
+    list_select_related = ["player", "tournament"]
+    search_fields = ["player__surname", "player__key", "tournament__name", "tournament__code"]
+    list_filter = [YearFilter]
+
+
+@admin.register(RatingAdjustment)
+class RatingAdjustmentAdmin(admin.ModelAdmin):
+    list_display = ["player", "kind", "date", "dwz", "index", "fide_elo", "author", "created_at"]
+    list_select_related = ["player", "author"]
+    search_fields = ["player__surname", "player__first_name", "player__key", "reason"]
+    list_filter = ["kind"]
+    autocomplete_fields = ["player"]
+    readonly_fields = ["author", "created_at"]
+
+    def save_model(self, request, obj, form, change):
+        try:
+            _report_message(request, services.adjustment_save(adjustment=obj, user=request.user))
+        except ValidationError as exc:  # the form validated already; constraints are checked again here
+            messages.error(request, "; ".join(exc.messages))
+            raise
+
+    def delete_model(self, request, obj):
+        _report_message(request, services.adjustment_delete(adjustment=obj, user=request.user))
+
+    def delete_queryset(self, request, queryset):
+        for adjustment in queryset:
+            services.adjustment_delete(adjustment=adjustment, user=request.user)
+
+
+@admin.register(RatingState)
+class RatingStateAdmin(ReadOnlyAdmin):
+    list_display = ["pk", "last_recalculated_at"]
