@@ -298,7 +298,7 @@ class Demo:
                     club=host,
                 )
             elif kind == "youth":
-                players = rng.sample(juniors, min(len(juniors), 24))
+                players = rng.sample(juniors, min(len(juniors), 23))  # odd: one bye per round
                 self.save(
                     name=f"Jugendturnier {'Frühjahr' if end.month < 7 else 'Herbst'} {year}",
                     place="Stuttgart",
