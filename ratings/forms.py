@@ -13,7 +13,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Field, Layout, Row, Submit
 from django import forms
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator
+from django.core.validators import MinValueValidator, RegexValidator
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS, ResultCode, Sex
@@ -45,10 +45,8 @@ class TournamentHeadForm(forms.ModelForm):
     def __init__(self, *args, clubs, organisations, mode: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["code"].help_text = _("Optional, Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1.")
-        self.fields["code"].validators = [
-            RegexValidator(TOURNAMENT_CODE_RE, _("Turniercode im Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1."))
-        ]
-        self.fields["rounds"].min_value = 1
+        self.fields["code"].validators = []  # checked after upper-casing, in clean_code
+        self.fields["rounds"].validators.append(MinValueValidator(1))
         self.fields["rounds"].widget.attrs["min"] = 1
         choices: list[tuple[str, str]] = [("", "---------")]
         choices += [(f"org:{o.pk}", f"{o.code} {o.name}") for o in organisations]
@@ -82,8 +80,11 @@ class TournamentHeadForm(forms.ModelForm):
         )
 
     def clean_code(self) -> str | None:
-        code = self.cleaned_data.get("code")
-        return code.strip().upper() if code else None
+        code = (self.cleaned_data.get("code") or "").strip().upper()
+        if not code:
+            return None
+        RegexValidator(TOURNAMENT_CODE_RE, _("Turniercode im Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1."))(code)
+        return code
 
     def _post_clean(self) -> None:
         # The organiser choice decides the two FKs before the model's own clean runs.

@@ -196,7 +196,8 @@ def tournament_save_recorded(
     from ratings.services.tournaments import tournament_save
 
     with transaction.atomic():
-        before = tournament_snapshot(tournament) if tournament.pk else None
+        stored = Tournament.objects.filter(pk=tournament.pk).first() if tournament.pk else None
+        before = tournament_snapshot(stored) if stored is not None else None  # not the edited instance
         report = tournament_save(tournament=tournament, entries=entries, games=games, user=user)
         if mode:
             TournamentEntryMode.objects.update_or_create(tournament=tournament, defaults={"mode": mode})

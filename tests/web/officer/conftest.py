@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from ratings.enums import AdjustmentKind
 from ratings.models import Club, Membership, Organisation, Player, RatingAdjustment, Tournament
 from ratings.models.officer import OfficerScope, TournamentEntryMode, TournamentMode
+from ratings.services import adjustment_save
 
 PASSWORD = "geheim-123"
 
@@ -60,7 +61,10 @@ def make_player(club, surname, dwz, *, index=10, birth_year=1980, number="1"):
         key=f"{club.zps}-{number}", surname=surname, first_name="Test", birth_year=birth_year
     )
     Membership.objects.create(player=player, club=club, member_number=number)
-    RatingAdjustment.objects.create(player=player, kind=AdjustmentKind.START, dwz=dwz, index=index)
+    adjustment_save(
+        adjustment=RatingAdjustment(player=player, kind=AdjustmentKind.START, dwz=dwz, index=index)
+    )
+    player.refresh_from_db()
     return player
 
 

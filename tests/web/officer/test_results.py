@@ -1,0 +1,291 @@
+"""Tournament create → results → save → correction → delete → restore, through the views and real services.
+
+Expected values derived by hand (spec §4): see test_preview.py. Correction (B beats A instead):
+A W 1 < We 1.398, E 22, Rn = 1600 − 800·0.398/24 = 1586.73 → 1587; B W 1.5, We 1.000, E 20,
+Rn = 1500 + 800·0.5/22 = 1518.18 → 1518; C unchanged 1396.
+"""
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Game, Player, Tournament, TournamentEntry
+from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
+from ratings.models.officer import TournamentEntryMode
+from ratings.services.audit import tournament_restore
+
+from .conftest import grid_data
+
+pytestmark = pytest.mark.django_db
+
+RESULTS = {(0, 1): "1", (0, 2): "1", (1, 2): "5"}
+
+
+def dwz(player):
+    player.refresh_from_db()
+    return player.dwz, player.index
+
+
+def test_create_tournament_head(login, users, tree):
+    client = login(users["officer_a"])
+    response = client.post(
+        reverse("ratings:tournament-create"),
+        {
+            "name": "Sommerturnier",
+            "code": "c428-c05-st1",
+            "place": "Stuttgart",
+            "start_date": "2024-07-01",
+            "end_date": "2024-07-07",
+            "rounds": "5",
+            "organiser": f"club:{tree['club_a'].pk}",
+            "mode": "swiss",
+            "rated": "on",
+        },
+    )
+    t = Tournament.objects.get(name="Sommerturnier")
+    assert response.status_code == 302
+    assert response.url == reverse("ratings:tournament-results", args=[t.pk])
+    assert t.code == "C428-C05-ST1"
+    assert t.organiser_club == tree["club_a"]
+    assert t.rating_officer == users["officer_a"]
+    assert TournamentEntryMode.objects.get(tournament=t).mode == "swiss"
+    event = AuditEvent.objects.get(object_type=AuditObjectType.TOURNAMENT, object_id=t.pk)
+    assert event.action == AuditAction.CREATE
+    assert event.user == users["officer_a"]
+    assert event.changes["head"]["name"] == [None, "Sommerturnier"]
+
+
+def test_save_results_recalculates_and_reports(login, users, tournament, players):
+    client = login(users["officer_a"])
+    response = client.post(
+        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+    )
+    assert response.status_code == 302
+    assert response.url == reverse("ratings:officer-report")
+    assert [dwz(p) for p in players] == [(1620, 11), (1482, 11), (1396, 11)]
+    assert Game.objects.filter(tournament=tournament).count() == 3
+    assert list(
+        TournamentEntry.objects.filter(tournament=tournament)
+        .order_by("start_rank")
+        .values_list("player_id", flat=True)
+    ) == [p.pk for p in players]
+    # Round robin of three: Berger rounds 1-3, each player at most once per round.
+    rounds = sorted(Game.objects.filter(tournament=tournament).values_list("round", flat=True))
+    assert rounds == [1, 2, 3]
+    report = client.get(response.url).content.decode()
+    assert "1 Turnier wurde ausgewertet" in report
+    assert "1600" in report and "1620" in report
+    event = AuditEvent.objects.filter(object_id=tournament.pk, action=AuditAction.UPDATE).get()
+    assert len(event.changes["games_added"]) == 3
+    assert len(event.changes["entries_added"]) == 3
+
+
+def test_correction_through_the_view(login, users, tournament, players):
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    client.post(url, grid_data(players, RESULTS, save="1"))
+    rounds_before = dict(Game.objects.filter(tournament=tournament).values_list("white_id", "round"))
+    # The stored grid shows both cells of each game.
+    html = client.get(url).content.decode()
+    assert (
+        f'name="rr-{players[1].pk}-{players[0].pk}" id="id_rr-{players[1].pk}-{players[0].pk}" value="0"'
+        in html
+    )
+    response = client.post(url, grid_data(players, {(0, 1): "0", (0, 2): "1", (1, 2): "½"}, save="1"))
+    assert response.status_code == 302
+    assert [dwz(p) for p in players] == [(1587, 11), (1518, 11), (1396, 11)]
+    assert dict(Game.objects.filter(tournament=tournament).values_list("white_id", "round")) == rounds_before
+    event = AuditEvent.objects.filter(object_id=tournament.pk).order_by("-pk").first()
+    assert event.action == AuditAction.UPDATE
+    assert event.user == users["officer_a"]
+    assert len(event.changes["games_added"]) == 1
+    assert len(event.changes["games_removed"]) == 1
+    # The trail is shown to the officer on the results page.
+    html = client.get(url).content.decode()
+    assert "Änderungsprotokoll" in html
+    assert "Partien entfernt (1)" in html
+
+
+def test_invalid_results_are_not_saved(login, users, tournament, players):
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    response = client.post(url, grid_data(players, {(0, 1): "1", (1, 0): "1", (0, 2): "x"}, save="1"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Nicht gespeichert" in html
+    assert "is-invalid" in html
+    assert "Spiegelzelle" in html
+    assert "Unbekanntes Ergebnis „x“" in html
+    assert not Game.objects.exists()
+    assert dwz(players[0]) == (1600, 10)
+
+
+def test_edit_head_changes_date_and_recalculates(login, users, tournament, players):
+    client = login(users["officer_a"])
+    client.post(
+        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+    )
+    url = reverse("ratings:tournament-edit", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    assert "Speichern wertet dieses Turnier und 0 spätere Turniere" in page
+    response = client.post(
+        url,
+        {
+            "name": "VM 2026",
+            "start_date": "2026-09-01",
+            "end_date": "2026-09-20",
+            "rounds": "3",
+            "organiser": f"club:{tournament.organiser_club_id}",
+            "mode": "rr",
+            "rated": "on",
+        },
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.name == "VM 2026"
+    # WO 2026 now (K instead of E): A group B (adult, < 2000), index 10 → K0 30; W ≥ We, R0 ≥ 1600 → a = 0.
+    # Rn = 1600 + 30·0.602 = 1618.06 → 1618.
+    assert dwz(players[0]) == (1618, 11)
+    event = AuditEvent.objects.filter(object_id=tournament.pk).order_by("-pk").first()
+    assert event.changes["head"]["end_date"] == ["2024-03-10", "2026-09-20"]
+
+
+def test_edit_head_rejects_fewer_rounds_than_played(login, users, tournament, players):
+    client = login(users["officer_a"])
+    client.post(
+        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+    )
+    response = client.post(
+        reverse("ratings:tournament-edit", args=[tournament.pk]),
+        {
+            "name": "VM",
+            "start_date": "2024-03-01",
+            "end_date": "2024-03-10",
+            "rounds": "2",
+            "organiser": f"club:{tournament.organiser_club_id}",
+            "mode": "rr",
+            "rated": "on",
+        },
+    )
+    assert response.status_code == 200
+    assert "Es gibt schon Partien in Runde 3" in response.content.decode()
+
+
+def test_delete_names_consequences_then_restores(login, users, tournament, players):
+    client = login(users["officer_a"])
+    client.post(
+        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+    )
+    url = reverse("ratings:tournament-delete", args=[tournament.pk])
+    page = client.get(url).content.decode()
+    assert "3 Partien werden gelöscht" in page
+    assert "Die DWZ-Auswertungen von 3 Spielern entfallen" in page
+    assert "0 spätere Turniere" in page
+    response = client.post(url)
+    assert response.status_code == 302
+    assert not Tournament.objects.filter(pk=tournament.pk).exists()
+    assert [dwz(p) for p in players] == [(1600, 10), (1500, 10), (1400, 10)]
+    event = AuditEvent.objects.get(action=AuditAction.DELETE, object_id=tournament.pk)
+    assert len(event.snapshot["games"]) == 3
+    assert "Turnier „Vereinsmeisterschaft" in client.get(response.url).content.decode()
+    # An admin restores it: same games, same ratings.
+    restored, _report = tournament_restore(event=event, user=users["admin"])
+    assert restored.name == "Vereinsmeisterschaft"
+    assert Game.objects.filter(tournament=restored).count() == 3
+    assert [dwz(p) for p in players] == [(1620, 11), (1482, 11), (1396, 11)]
+    assert TournamentEntryMode.objects.get(tournament=restored).mode == "rr"
+    event.refresh_from_db()
+    assert event.restored_as == restored.pk
+    assert AuditEvent.objects.filter(action=AuditAction.RESTORE, object_id=restored.pk).exists()
+    with pytest.raises(Exception, match="schon wiederhergestellt"):
+        tournament_restore(event=event, user=users["admin"])
+
+
+def test_participants_add_remove_and_search(login, users, tournament, players):
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    html = client.post(url, {"p": [players[0].pk], "q": "Ber", "search": "1"}).content.decode()
+    assert f'name="add" value="{players[1].pk}"' in html
+    html = client.post(url, {"p": [players[0].pk], "add": players[1].pk}).content.decode()
+    assert f'name="p" value="{players[1].pk}"' in html
+    html = client.post(url, {"p": [players[0].pk, players[1].pk], "remove": players[0].pk}).content.decode()
+    assert f'name="p" value="{players[0].pk}"' not in html
+    # Autocomplete endpoint: by ZPS-member number and by name; participants excluded.
+    search = reverse("ratings:officer-player-search")
+    assert players[2].name in client.get(search, {"q": "C0501-3"}).content.decode()
+    assert players[0].name not in client.get(search, {"q": "Anton", "p": players[0].pk}).content.decode()
+    assert "Kein Spieler gefunden" in client.get(search, {"q": "Zzz"}).content.decode()
+
+
+def test_new_player_inline_with_duplicate_warning(login, users, tree, tournament, players):
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    data = {
+        "p": [players[0].pk],
+        "new_player": "1",
+        "np-surname": "Anton",
+        "np-first_name": "Test",
+        "np-birth_year": "1980",
+        "np-club": tree["club_a"].pk,
+        "np-dwz": "1700",
+        "np-index": "3",
+    }
+    html = client.post(url, data).content.decode()
+    assert "Es gibt schon Spieler mit diesem Namen" in html
+    assert Player.objects.filter(surname="Anton").count() == 1
+    response = client.post(url, {**data, "np-confirm_duplicate": "on"})
+    assert response.status_code == 200
+    new = Player.objects.filter(surname="Anton").order_by("-pk").first()
+    assert new.pk != players[0].pk
+    assert (new.dwz, new.index) == (1700, 3)
+    assert new.memberships.get().club == tree["club_a"]
+    assert f'name="p" value="{new.pk}"' in response.content.decode()
+    assert AuditEvent.objects.filter(object_type=AuditObjectType.PLAYER, object_id=new.pk).exists()
+    assert AuditEvent.objects.filter(object_type=AuditObjectType.ADJUSTMENT, player_ref=new.pk).exists()
+
+
+def test_new_player_needs_own_club(login, users, tree, tournament):
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    html = client.post(
+        url, {"new_player": "1", "np-surname": "Fremd", "np-club": tree["club_b"].pk}
+    ).content.decode()
+    assert not Player.objects.filter(surname="Fremd").exists()
+    assert "Auswahl" in html or "gültige" in html
+
+
+def test_swiss_boards_save(login, users, tournament, players):
+    TournamentEntryMode.objects.filter(tournament=tournament).update(mode="swiss")
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    a, b, c = (str(p.pk) for p in players)
+    data = {
+        "p": [a, b, c],
+        "b-TOTAL_FORMS": "6",
+        "b-INITIAL_FORMS": "0",
+        "b-0-round": "1",
+        "b-0-white": a,
+        "b-0-black": b,
+        "b-0-result": "1",
+        "b-1-round": "1",
+        "b-1-white": c,
+        "b-1-result": "+",
+        "b-2-round": "2",
+        "b-2-white": c,
+        "b-2-black": a,
+        "b-2-result": "0",
+        "b-3-round": "2",
+        "b-3-white": b,
+        "b-3-result": "H",
+        "b-4-round": "3",
+        "b-4-white": b,
+        "b-4-black": c,
+        "b-4-result": "r",
+        "save": "1",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 302
+    assert [dwz(p) for p in players] == [(1620, 11), (1482, 11), (1396, 11)]
+    assert Game.objects.filter(tournament=tournament, black__isnull=True).count() == 2
+    # The stored boards come back for the next correction.
+    html = client.get(url).content.decode()
+    assert 'value="½-½"' in html
