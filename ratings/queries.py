@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -78,7 +77,7 @@ _PAIR_FOLDS = [("ae", "a"), ("oe", "o"), ("ue", "u")]
 
 
 def search_key(text: str) -> str:
-    """The search key of a text: case-folded, ä/ae → a, ö/oe → o, ü/ue → u, ß → ss, other accents dropped.
+    """The search key of a text: case-folded, ä/ae → a, ö/oe → o, ü/ue → u, ß → ss (other accents stay).
 
     "Müller", "Mueller" and "MULLER" all give "muller". The database side (``search_key_expression``)
     applies the same folds, so both sides meet.
@@ -89,9 +88,6 @@ def search_key(text: str) -> str:
     text = text.casefold()
     for src, dst in _PAIR_FOLDS:
         text = text.replace(src, dst)
-    # Remaining accents (é, č, ...): the database keeps them, so only strip them when the plain form matches
-    # what a visitor types; we keep it simple and drop combining marks here and in the DB-side fallback.
-    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return re.sub(r"\s+", " ", text)
 
 

@@ -10,14 +10,15 @@ from ratings.services import adjustment_save, tournament_save
 from tests.factories import ClubFactory, MembershipFactory, OrganisationFactory, PlayerFactory
 
 
-def make_player(*, dwz=None, index=None, birth_year=1980, club=None, **kwargs):
+def make_player(*, dwz=None, index=None, birth_year=1980, club=None, member_number=None, **kwargs):
     player = PlayerFactory(birth_year=birth_year, **kwargs)
     if dwz is not None:
         adjustment_save(
             adjustment=RatingAdjustment(player=player, kind=AdjustmentKind.START, dwz=dwz, index=index)
         )
     if club is not None:
-        MembershipFactory(player=player, club=club)
+        extra = {"member_number": member_number} if member_number else {}
+        MembershipFactory(player=player, club=club, **extra)
     player.refresh_from_db()
     return player
 
@@ -51,7 +52,15 @@ def e2(federation):
     .702, .598, .430, .286, .760.
     """
     club = federation["club"]
-    a = make_player(surname="Müller", first_name="Hans", dwz=1850, index=3, birth_year=1980, club=club)
+    a = make_player(
+        surname="Müller",
+        first_name="Hans",
+        dwz=1850,
+        index=3,
+        birth_year=1980,
+        club=club,
+        member_number="1014",
+    )
     opponents = [
         make_player(surname=f"Gegner{i}", first_name="X", dwz=r, index=20, club=federation["other_club"])
         for i, r in enumerate((1700, 1780, 1900, 2010, 1650), start=1)
@@ -100,3 +109,37 @@ def e1(federation):
 
 
 __all__ = ["PlayerStatus", "make_player", "make_tournament"]
+
+
+@pytest.fixture
+def populate(federation):
+    """``populate(n)``: a central player who plays ``n`` rated club members (n items everywhere: list rows,
+    tournament rows, history rows of the central player via ``n`` tournaments)."""
+
+    def build(n: int):
+        club = federation["club"]
+        central = make_player(surname="Zentral", first_name="Zoe", dwz=1600, index=10, club=club)
+        members = [
+            make_player(surname=f"Mitglied{i}", first_name="M", dwz=1500 + 10 * i, index=5, club=club)
+            for i in range(n)
+        ]
+        games = [(i + 1, central, m, ResultCode.DRAW) for i, m in enumerate(members)]
+        tournament = make_tournament(
+            [central, *members],
+            games,
+            end=datetime.date(2024, 3, 10),
+            name="Vereinsturnier",
+            organiser_club=club,
+        )
+        for i in range(n):
+            other = make_player(surname=f"Gast{i}", first_name="G", dwz=1400, index=5)
+            make_tournament(
+                [central, other],
+                [(1, central, other, ResultCode.WHITE_WINS)],
+                end=datetime.date(2024, 4, 10 + i),
+                name=f"Blitz {i}",
+            )
+        central.refresh_from_db()
+        return {"central": central, "members": members, "tournament": tournament}
+
+    return build

@@ -1,0 +1,101 @@
+"""Player card (Karteikarte): head, history from stored evaluations (spec §14 E2), chart data, 404."""
+
+import datetime
+import json
+
+import pytest
+from django.urls import reverse
+
+from ratings.enums import AdjustmentKind
+from ratings.models import RatingAdjustment
+from ratings.services import adjustment_save
+
+
+def url(player):
+    return reverse("ratings:player-detail", args=[player.key])
+
+
+def test_head_with_dwz_index_category_and_club(client, e2):
+    html = client.get(url(e2["player"])).content.decode()
+    assert "Müller, Hans" in html
+    assert '<span class="fs-4 fw-semibold" id="current-dwz"' in html and ">1859-4<" in html
+    # 1859 lies in 1600–1899 (spec §11).
+    assert "Überdurchschnittlicher Vereinsspieler" in html
+    assert "SF Stuttgart" in html and "(C0501-1014)" in html
+    assert "12.05.2019" in html  # German date format
+
+
+def test_history_row_matches_spec_example_e2(client, e2):
+    response = client.get(url(e2["player"]))
+    rows = response.context["history"]
+    assert [r.kind for r in rows] == ["adjustment", "evaluation"]
+    start = rows[0]
+    assert start.adjustment.kind == AdjustmentKind.START and start.dwz_after == 1850
+    evaluation = rows[1].evaluation
+    assert rows[1].number == 1
+    assert (evaluation.points, evaluation.n) == (3, 5)
+    assert str(evaluation.expected) == "2.776"
+    assert int(evaluation.coefficient) == 15
+    assert (evaluation.level, evaluation.performance, evaluation.dwz_new, evaluation.index_new) == (
+        1808,
+        1886,
+        1859,
+        4,
+    )
+    assert rows[1].change == 9
+    html = response.content.decode()
+    for cell in ("3/5", "2,776", "E 15", "1808", "1886", "+9", 'href="/turniere/'):
+        assert cell in html, cell
+
+
+def test_chart_data_via_json_script(client, e2):
+    html = client.get(url(e2["player"])).content.decode()
+    assert '<canvas id="dwz-chart"' in html
+    assert "vendor/chart.js/chart.umd.min.js" in html
+    start = html.index('<script id="dwz-data" type="application/json">') + len(
+        '<script id="dwz-data" type="application/json">'
+    )
+    data = json.loads(html[start : html.index("</script>", start)])
+    assert [(p["dwz"], p["performance"]) for p in data] == [(1850, None), (1859, 1886)]
+    assert data[1]["date"] == "2019-05-12" and data[1]["label"] == "Maiturnier"
+
+
+def test_dated_adjustment_appears_in_history(client, e2):
+    player = e2["player"]
+    adjustment_save(
+        adjustment=RatingAdjustment(
+            player=player,
+            kind=AdjustmentKind.CORRECTION,
+            date=datetime.date(2020, 1, 1),
+            dwz=1870,
+            index=4,
+            reason="Korrektur nach Einspruch",
+        )
+    )
+    response = client.get(url(player))
+    kinds = [(r.kind, r.dwz_after) for r in response.context["history"]]
+    assert kinds == [("adjustment", 1850), ("evaluation", 1859), ("adjustment", 1870)]
+    html = response.content.decode()
+    assert "Korrektur nach Einspruch" in html and "1870-4" in html
+
+
+def test_unrated_player_without_history(client, federation):
+    from .conftest import make_player
+
+    player = make_player(surname="Neu", first_name="Nina", club=federation["club"])
+    html = client.get(url(player)).content.decode()
+    assert "noch keine DWZ" in html and "dwz-chart" not in html
+
+
+def test_unknown_player_is_a_friendly_404(client, db):
+    response = client.get("/spieler/GIBTESNICHT/")
+    assert response.status_code == 404
+    assert "Seite nicht gefunden" in response.content.decode()
+
+
+@pytest.mark.parametrize("item_count", [1, 3])
+def test_query_count(client, populate, django_assert_num_queries, item_count):
+    central = populate(item_count)["central"]
+    with django_assert_num_queries(4):  # player, memberships (+club, organisation), evaluations, adjustments
+        response = client.get(url(central))
+    assert len(response.context["history"]) == item_count + 2  # start value, club tournament, blitz

@@ -1,0 +1,87 @@
+"""Search: umlaut-insensitive names ("Nachname, Vorname"), clubs by name or ZPS, tournaments by name/code."""
+
+import pytest
+from django.urls import reverse
+
+from ratings.queries import search, search_key
+
+from .conftest import make_player
+
+
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        ("Müller", "muller"),
+        ("Mueller", "muller"),
+        ("MÜLLER", "muller"),
+        ("Muller", "muller"),
+        ("Strauß", "strauss"),
+        ("Öztürk", "ozturk"),
+        ("Oeztuerk", "ozturk"),
+        ("Jäger", "jager"),
+        ("  Großmann ", "grossmann"),
+        ("Dvořák", "dvořák"),
+    ],
+)
+def test_search_key(text, key):
+    assert search_key(text) == key
+
+
+@pytest.fixture
+def people(federation):
+    club = federation["club"]
+    return [
+        make_player(surname="Müller", first_name="Hans", dwz=1700, index=3, club=club),
+        make_player(surname="Mueller", first_name="Jörg", club=club),
+        make_player(surname="Strauß", first_name="Änne", club=club),
+        make_player(surname="Maier", first_name="Hans", club=club),
+    ]
+
+
+@pytest.mark.parametrize(
+    "query,expected",
+    [
+        ("Muller", {"Müller", "Mueller"}),
+        ("müller", {"Müller", "Mueller"}),
+        ("MUELLER", {"Müller", "Mueller"}),
+        ("Müller, Hans", {"Müller"}),
+        ("muller,jorg", {"Mueller"}),
+        ("Hans Muller", {"Müller"}),
+        ("hans", {"Müller", "Maier"}),
+        ("Strauss, Anne", {"Strauß"}),
+        ("Schmidt", set()),
+    ],
+)
+def test_player_search(people, query, expected):
+    assert {p.surname for p in search(query).players} == expected
+
+
+def test_club_search_by_name_and_zps(federation):
+    assert [c.zps for c in search("stuttgart").clubs] == ["C0501"]
+    assert [c.zps for c in search("c0501").clubs] == ["C0501"]
+    assert [c.zps for c in search("B01").clubs] == ["B0101"]
+
+
+def test_tournament_search_by_name_and_code(e2):
+    assert [t.name for t in search("maiturnier").tournaments] == ["Maiturnier"]
+    assert [t.name for t in search("1919-C05").tournaments] == ["Maiturnier"]
+
+
+def test_search_page(client, people):
+    html = client.get(reverse("ratings:search"), {"q": "Muller"}).content.decode()
+    assert "Müller, Hans" in html and "Mueller, Jörg" in html and "Maier" not in html
+    assert 'value="Muller"' in html
+
+
+def test_search_page_without_hits_and_garbage(client, people):
+    assert "Nichts gefunden" in client.get("/suche/", {"q": "zzzz"}).content.decode()
+    for q in ["", "%", "_", "'", ",", "x" * 1000, "\x00", "ß" * 80]:
+        assert client.get("/suche/", {"q": q}).status_code == 200
+
+
+@pytest.mark.parametrize("item_count", [1, 3])
+def test_query_count(client, populate, django_assert_num_queries, item_count):
+    populate(item_count)
+    with django_assert_num_queries(3):  # players, clubs, tournaments
+        response = client.get("/suche/", {"q": "m"})
+    assert len(response.context["results"].players) >= item_count
