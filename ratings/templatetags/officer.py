@@ -75,3 +75,9 @@ def audit_trail(context, tournament=None, player=None):
         else []
     )
     return {"show": True, "trail": trail}
+
+
+@register.filter(name="is_officer")
+def is_officer_filter(user) -> bool:
+    """Staff or Wertungsreferent (for the navbar's "Neues Turnier")."""
+    return user is not None and permissions.is_officer(user)
