@@ -81,3 +81,12 @@ def audit_trail(context, tournament=None, player=None):
 def is_officer_filter(user) -> bool:
     """Staff or Wertungsreferent (for the navbar's "Neues Turnier")."""
     return user is not None and permissions.is_officer(user)
+
+
+@register.inclusion_tag("ratings/officer/_tournament_links.html", takes_context=True)
+def officer_tournament_links(context, tournament):
+    """Edit links for officers who may manage ``tournament`` (nothing for everybody else)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    show = user is not None and user.is_authenticated and permissions.can_manage_tournament(user, tournament)
+    return {"show": show, "tournament": tournament}

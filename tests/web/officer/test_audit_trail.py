@@ -1,0 +1,45 @@
+"""The audit-trail hook for the public pages: officers see the log and edit links, others nothing."""
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.template import engines
+from django.test import RequestFactory
+
+from ratings.services.audit import tournament_save_recorded
+
+from .conftest import grid_data  # noqa: F401 (fixtures module)
+
+pytestmark = pytest.mark.django_db
+
+HOOK = (
+    '{% if user.is_authenticated %}{% include "ratings/officer/_audit_trail_for.html" '
+    "with audit_tournament=tournament %}{% endif %}"
+)
+
+
+def render(user, tournament):
+    request = RequestFactory().get("/")
+    request.user = user
+    template = engines["django"].from_string(HOOK)
+    return template.render({"tournament": tournament, "user": user}, request)
+
+
+def test_officer_sees_trail_and_links(users, tournament):
+    tournament.name = "Umbenannt"
+    tournament_save_recorded(tournament=tournament, user=users["officer_a"])
+    html = render(users["officer_a"], tournament)
+    assert "Änderungsprotokoll" in html
+    assert "Name: Vereinsmeisterschaft → Umbenannt" in html
+    assert "officer_a" in html
+    assert f"/turniere/{tournament.pk}/ergebnisse/" in html
+
+
+def test_other_officer_sees_trail_but_no_links(users, tournament):
+    html = render(users["officer_b"], tournament)
+    assert "Änderungsprotokoll" in html
+    assert "/ergebnisse/" not in html
+
+
+def test_visitor_and_plain_user_see_nothing(users, tournament):
+    assert render(AnonymousUser(), tournament).strip() == ""
+    assert "Änderungsprotokoll" not in render(users["member"], tournament)
