@@ -19,7 +19,8 @@ import datetime
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .evaluate import evaluate
+from ratings.dwz import evaluate  # the public engine API (the package is imported first)
+
 from .first_rating import restpartie_valid
 from .types import GameInput, PlayerInput, PlayerResult, Restpartie, Status, TournamentInput, TournamentResult
 
