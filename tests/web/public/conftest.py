@@ -4,34 +4,9 @@ import datetime
 
 import pytest
 
-from ratings.enums import AdjustmentKind, PlayerStatus, ResultCode, Sex
-from ratings.models import Game, RatingAdjustment, Tournament, TournamentEntry
-from ratings.services import adjustment_save, tournament_save
-from tests.factories import ClubFactory, MembershipFactory, OrganisationFactory, PlayerFactory
-
-
-def make_player(*, dwz=None, index=None, birth_year=1980, club=None, member_number=None, **kwargs):
-    player = PlayerFactory(birth_year=birth_year, **kwargs)
-    if dwz is not None:
-        adjustment_save(
-            adjustment=RatingAdjustment(player=player, kind=AdjustmentKind.START, dwz=dwz, index=index)
-        )
-    if club is not None:
-        extra = {"member_number": member_number} if member_number else {}
-        MembershipFactory(player=player, club=club, **extra)
-    player.refresh_from_db()
-    return player
-
-
-def make_tournament(players, games, *, end, name="Turnier", code=None, **kwargs):
-    """``games``: (round, white, black, result)."""
-    tournament = Tournament(
-        name=name, start_date=end - datetime.timedelta(days=2), end_date=end, code=code, **kwargs
-    )
-    entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
-    rows = [Game(round=r, white=w, black=b, result=res) for r, w, b, res in games]
-    tournament_save(tournament=tournament, entries=entries, games=rows)
-    return tournament
+from ratings.enums import ResultCode, Sex
+from tests.factories import ClubFactory, OrganisationFactory
+from tests.web.public.builders import make_player, make_tournament
 
 
 @pytest.fixture
@@ -108,7 +83,7 @@ def e1(federation):
     return {"a": a, "b": b, "tournament": t}
 
 
-__all__ = ["PlayerStatus", "make_player", "make_tournament"]
+__all__ = ["make_player", "make_tournament"]
 
 
 @pytest.fixture

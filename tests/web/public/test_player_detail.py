@@ -80,7 +80,7 @@ def test_dated_adjustment_appears_in_history(client, e2):
 
 
 def test_unrated_player_without_history(client, federation):
-    from .conftest import make_player
+    from tests.web.public.builders import make_player
 
     player = make_player(surname="Neu", first_name="Nina", club=federation["club"])
     html = client.get(url(player)).content.decode()

@@ -8,8 +8,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.enums import PlayerStatus, Sex
-
-from .conftest import make_player
+from tests.web.public.builders import make_player
 
 URL = "/ranglisten/"
 

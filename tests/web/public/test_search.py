@@ -4,8 +4,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.queries import search, search_key
-
-from .conftest import make_player
+from tests.web.public.builders import make_player
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,176 @@
+"""Browser tests of the public pages: search with an umlaut → player card with its chart; rating list filter
+and export; the calculator's live result; the language switch on a public page."""
+
+import csv
+import datetime
+import io
+
+import pytest
+from playwright.sync_api import expect
+
+from ratings.enums import ResultCode, Sex
+from tests.factories import ClubFactory, OrganisationFactory
+from tests.web.public.builders import make_player, make_tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def data(db):
+    land = OrganisationFactory(code="C00", name="Württembergischer Schachbund", parent=None)
+    bezirk = OrganisationFactory(code="C05", name="Bezirk Stuttgart", parent=land)
+    baden = OrganisationFactory(code="B00", name="Badischer Schachbund", parent=None)
+    club = ClubFactory(zps="C0501", name="SF Stuttgart", organisation=bezirk)
+    other = ClubFactory(zps="B0101", name="SK Karlsruhe", organisation=baden)
+    hans = make_player(surname="Müller", first_name="Hans", dwz=1850, index=3, club=club, sex=Sex.MALE)
+    opponents = [
+        make_player(surname=f"Gegner{i}", first_name="X", dwz=r, index=20, club=other)
+        for i, r in enumerate((1700, 1780, 1900, 2010, 1650), start=1)
+    ]
+    results = [
+        ResultCode.WHITE_WINS,
+        ResultCode.DRAW,
+        ResultCode.WHITE_WINS,
+        ResultCode.BLACK_WINS,
+        ResultCode.DRAW,
+    ]
+    make_tournament(
+        [hans, *opponents],
+        [(i, hans, o, r) for i, (o, r) in enumerate(zip(opponents, results, strict=True), start=1)],
+        end=datetime.date(2019, 5, 12),
+        name="Maiturnier",
+    )
+    make_tournament(
+        [hans, opponents[0]],
+        [(1, hans, opponents[0], ResultCode.WHITE_WINS)],
+        end=datetime.date(2020, 2, 2),
+        name="Winterblitz",
+    )
+    make_player(surname="Groß", first_name="Greta", dwz=2105, index=60, club=club, sex=Sex.FEMALE)
+    return {"hans": hans}
+
+
+def collect_errors(page):
+    errors = []
+    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
+def test_search_with_umlaut_opens_the_card_with_its_chart(live_server, page, data):
+    errors = collect_errors(page)
+    page.goto(live_server.url + "/suche/")
+    page.get_by_label("Spieler, Verein oder Turnier suchen").fill("Muller")
+    page.keyboard.press("Enter")
+    link = page.locator("#search-players").get_by_role("link", name="Müller, Hans")
+    expect(link).to_be_visible()
+    link.click()
+    expect(page.locator("h1")).to_contain_text("Müller, Hans")
+    expect(page.locator("#history-table")).to_contain_text("Maiturnier")
+    canvas = page.locator("#dwz-chart")
+    expect(canvas).to_have_attribute("data-ready", "1")
+    assert (
+        page.evaluate("Chart.getChart(document.getElementById('dwz-chart')).data.datasets[0].data.length")
+        == 3
+    )
+    box = canvas.bounding_box()
+    assert box["width"] > 100 and box["height"] > 100
+    assert errors == []
+
+
+def test_player_card_chart_fits_a_phone(live_server, browser, data):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    page = context.new_page()
+    errors = collect_errors(page)
+    page.goto(live_server.url + f"/spieler/{data['hans'].key}/")
+    canvas = page.locator("#dwz-chart")
+    expect(canvas).to_have_attribute("data-ready", "1")
+    assert canvas.bounding_box()["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling of the page
+    assert errors == []
+    context.close()
+
+
+def test_rating_list_filter_and_csv_export(live_server, page, data):
+    errors = collect_errors(page)
+    page.goto(live_server.url + "/ranglisten/")
+    expect(page.locator("#rating-table tbody tr")).to_have_count(7)
+    page.get_by_label("Verband").select_option("C00")
+    page.get_by_label("Geschlecht").select_option("m")
+    page.get_by_role("button", name="Filtern").click()
+    expect(page.locator("#rating-table tbody tr")).to_have_count(1)
+    expect(page.locator("#rating-table tbody")).to_contain_text("Müller, Hans")
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="CSV").click()
+    download = download_info.value
+    with open(download.path(), encoding="utf-8-sig") as handle:
+        rows = list(csv.reader(io.StringIO(handle.read())))
+    assert [r[1] for r in rows[1:]] == ["Müller, Hans"]
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="XLSX").click()
+    assert download_info.value.suggested_filename.endswith(".xlsx")
+    assert errors == []
+
+
+def test_rating_list_sorting_by_keyboard_keeps_the_page(live_server, page, data):
+    page.goto(live_server.url + "/ranglisten/")
+    page.locator("#rating-table thead").get_by_role("link", name="Name").focus()
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(live_server.url + "/ranglisten/?sort=name")
+    expect(page.locator("#rating-table tbody tr").first).to_contain_text("Gegner1")
+
+
+def test_calculator_updates_live(live_server, page):
+    errors = collect_errors(page)
+    page.goto(live_server.url + "/rechner/")
+    page.get_by_label("Deine DWZ").fill("1850")
+    page.get_by_label("Index").fill("3")
+    page.get_by_label("Geburtsjahr").fill("1980")
+    page.get_by_label("Turnierende").fill("2019-05-12")
+    # Spec §14 E2: 1700 (1), 1780 (½), 1900 (1), 2010 (0), 1650 (½) -> 1859, We 2.776, E 15.
+    rows = [("1700", "1"), ("1780", "0.5"), ("1900", "1"), ("2010", "0"), ("1650", "0.5")]
+    for i, (rating, result) in enumerate(rows):
+        page.locator(f"#id_opp-{i}-rating").fill(rating)
+        page.locator(f"#id_opp-{i}-result").select_option(result)
+    expect(page.locator("#calc-new")).to_have_text("1859-4")
+    expect(page.locator("#calc-we")).to_have_text("2,776")
+    expect(page.locator("#calc-edition")).to_contain_text("klassisch")
+    # Add a sixth opponent (a loss against 1500): the result follows without a submit.
+    page.get_by_role("button", name="Gegner hinzufügen").click()
+    page.locator("#id_opp-5-rating").fill("1500")
+    page.locator("#id_opp-5-result").select_option("0")
+    expect(page.locator("#calc-points")).to_have_text("3 / 6")
+    # Remove it again.
+    page.get_by_role("button", name="Gegner entfernen").nth(5).click()
+    expect(page.locator("#calc-new")).to_have_text("1859-4")
+    # A date after 2026-06-07 switches to WO 2026 (K instead of E).
+    page.get_by_label("Turnierende").fill("2026-09-20")
+    expect(page.locator("#calc-edition")).to_contain_text("WO 2026")
+    assert errors == []
+
+
+def test_calculator_without_javascript(live_server, browser):
+    context = browser.new_context(java_script_enabled=False, locale="de-DE")
+    page = context.new_page()
+    page.goto(live_server.url + "/rechner/")
+    page.get_by_label("Deine DWZ").fill("1600")
+    page.get_by_label("Index").fill("20")
+    page.get_by_label("Geburtsjahr").fill("1990")
+    page.get_by_label("Turnierende").fill("2025-09-20")
+    page.locator("#id_opp-0-rating").fill("1600")
+    page.get_by_role("button", name="Berechnen").click()
+    # Classic, adult, idx 20: E0 = 1.6^4 + 15 = 21.55 -> 22; Rn = 1600 + 800 * 0.5 / 23 = 1617.39 -> 1617.
+    expect(page.locator("#calc-new")).to_have_text("1617-21")
+    context.close()
+
+
+def test_language_switch_on_a_public_page(live_server, page, data):
+    page.goto(live_server.url + "/ranglisten/")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page).to_have_url(live_server.url + "/ranglisten/")  # stable German URLs, no language prefix
+    page.goto(live_server.url + f"/spieler/{data['hans'].key}/")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    # Dates follow the language (Django's localisation): 12.05.2019 in German, otherwise in English.
+    expect(page.locator("#history-table")).not_to_contain_text("12.05.2019")
