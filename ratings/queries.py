@@ -163,6 +163,12 @@ def rating_list_queryset() -> QuerySet[Player]:
     )
 
 
+def club_members_queryset(club: Club) -> QuerySet[Player]:
+    """The rating list of a club's members, with their member number in this club."""
+    number = Membership.objects.filter(player=OuterRef("pk"), club=club).values("member_number")[:1]
+    return rating_list_queryset().filter(players_in_club(club)).annotate(club_member_number=Subquery(number))
+
+
 def organisation_subtree_q(organisation: Organisation, prefix: str = "") -> Q:
     """Q for rows whose ``<prefix>organisation`` is the organisation or one below it (up to 5 levels)."""
     q = Q()

@@ -94,6 +94,18 @@ class RatingListTable(tables.Table):
         return value.isoformat() if value else ""
 
 
+class ClubMembersTable(RatingListTable):
+    """A club's members: the member number instead of the club."""
+
+    club_member_number = tables.Column(
+        verbose_name=_("Mitgl.-Nr."), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    )
+
+    class Meta(RatingListTable.Meta):
+        exclude = ("club",)
+        sequence = ("rank", "name", "club_member_number", "...")
+
+
 class PlayerSearchTable(RatingListTable):
     """Search results: the rating list's columns without the rank."""
 

@@ -17,7 +17,7 @@ from ratings import queries
 from ratings.filters import ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms_public import SearchForm
 from ratings.models import Club, Organisation
-from ratings.tables import ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
+from ratings.tables import ClubMembersTable, ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
 
 MAX_PER_PAGE = 200
 
@@ -119,6 +119,7 @@ class ClubDetailView(RatingListView):
     """Vereinsseite: club head, its members' rating list (with exports), its tournaments."""
 
     template_name = "ratings/public/club_detail.html"
+    table_class = ClubMembersTable
 
     def dispatch(self, request, *args, **kwargs):
         self.club = (
@@ -137,7 +138,7 @@ class ClubDetailView(RatingListView):
         return kwargs
 
     def get_queryset(self):
-        return queries.rating_list_queryset().filter(queries.players_in_club(self.club))
+        return queries.club_members_queryset(self.club)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

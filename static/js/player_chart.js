@@ -7,7 +7,7 @@
   const points = JSON.parse(source.textContent);
   const lang = document.documentElement.lang || "de";
   const dateFormat = new Intl.DateTimeFormat(lang, { day: "2-digit", month: "2-digit", year: "numeric" });
-  const labels = points.map((p) => (p.date ? dateFormat.format(new Date(p.date + "T12:00:00")) : "–"));
+  const labels = points.map((p) => (p.date ? dateFormat.format(new Date(p.date + "T12:00:00")) : canvas.dataset.labelStart));
   const style = getComputedStyle(document.documentElement);
   const primary = style.getPropertyValue("--bs-primary").trim() || "#0d6efd";
   const secondary = style.getPropertyValue("--bs-warning").trim() || "#ffc107";
@@ -42,9 +42,18 @@
       interaction: { mode: "index", intersect: false },
       plugins: {
         legend: { position: "bottom" },
-        tooltip: { callbacks: { title: (items) => `${labels[items[0].dataIndex]} · ${points[items[0].dataIndex].label}` } },
+        tooltip: {
+          callbacks: {
+            title: (items) => `${labels[items[0].dataIndex]} · ${points[items[0].dataIndex].label}`,
+            label: (item) => `${item.dataset.label}: ${item.raw}`,
+          },
+        },
       },
-      scales: { x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 6 } } },
+      scales: {
+        x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 6 } },
+        // Ratings are printed without a thousands separator (1850, not 1.850).
+        y: { ticks: { callback: (value) => String(value) } },
+      },
     },
   });
   canvas.dataset.ready = chart ? "1" : "0";

@@ -40,6 +40,7 @@ def test_club_page(client, e2, e1):
     ]
     assert [t.name for t in response.context["tournaments"]] == ["Maiturnier", "Jugendduell"]
     assert "_export=csv" in html
+    assert ">Mitgl.-Nr.<" in html and '<td class="num">1014</td>' in html  # member number instead of the club
     assert client.get("/vereine/c0501/").status_code == 200
 
 
