@@ -4,6 +4,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from ratings.views.public import home_context
+
 SECTIONS = {
     "ranglisten": _("Ranglisten"),
     "spieler": _("Spieler"),
@@ -15,7 +17,7 @@ SECTIONS = {
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "ratings/home.html")
+    return render(request, "ratings/home.html", home_context(request))
 
 
 def coming_soon(request: HttpRequest, section: str) -> HttpResponse:
