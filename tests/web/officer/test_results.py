@@ -289,3 +289,25 @@ def test_swiss_boards_save(login, users, tournament, players):
     # The stored boards come back for the next correction.
     html = client.get(url).content.decode()
     assert 'value="½-½"' in html
+
+
+def test_paste_block_fills_the_grid_without_saving(login, users, tournament, players):
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    data = grid_data(players, {}, paste="x 1 1\n0 x r\n0 r x", do_paste="1")
+    html = client.post(url, data).content.decode()
+    assert f'id="id_rr-{players[1].pk}-{players[2].pk}" value="r"' in html
+    assert "1620-11" in html  # the preview is rendered inline (no JavaScript needed)
+    assert not Game.objects.exists()
+
+
+def test_swiss_more_rows_and_paste(login, users, tournament, players):
+    TournamentEntryMode.objects.filter(tournament=tournament).update(mode="swiss")
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    base = {"p": [p.pk for p in players], "b-TOTAL_FORMS": "1", "b-INITIAL_FORMS": "0"}
+    html = client.post(url, {**base, "add_rows": "1"}).content.decode()
+    assert 'name="b-TOTAL_FORMS" value="9"' in html
+    html = client.post(url, {**base, "paste": "1 1 2 1\n1 3 +\n2 3 1 0", "do_paste": "1"}).content.decode()
+    assert 'name="b-2-result" value="0"' in html
+    assert 'name="b-TOTAL_FORMS" value="3"' in html
