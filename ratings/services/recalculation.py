@@ -460,10 +460,7 @@ def recalculate_changes(
         ).values_list("pk", "player_id", "date")
         if adjustment_order(date, pk) >= since
     ]
-    if everything and since_date == datetime.date.min:
-        stored, stored_order = {}, {}
-    else:
-        stored, stored_order, _ = _load_stored(since_date)
+    stored, stored_order, _ = _load_stored(since_date)
     start_values = _start_values()
     members = _members()
 
@@ -534,8 +531,8 @@ def recalculate_changes(
         tid = key[1]
         report.tournaments.append(tid)
         report.evaluations += len(result.players)
-        if stored.get(tid) == result and not everything:
-            continue
+        if stored.get(tid) == result:
+            continue  # unchanged: keep the stored rows (replaying a consistent database writes nothing)
         write.append(tid)
         evaluations, restpartien = _evaluation_rows(tid, by_key[key], result)
         new_evaluations += evaluations
@@ -548,13 +545,9 @@ def recalculate_changes(
     clear = set(write) | removed_t | {tid for tid in stored if ("t", tid) not in by_key}
     for tid in clear - set(write):
         touched.update(int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players)
-    if everything:
-        Evaluation.objects.filter(end_date__gte=since_date).delete()
-        Restpartie.objects.filter(end_date__gte=since_date).delete()
-    else:
-        for chunk in _chunks(clear):
-            Evaluation.objects.filter(tournament_id__in=chunk).delete()
-            Restpartie.objects.filter(tournament_id__in=chunk).delete()
+    for chunk in _chunks(clear):
+        Evaluation.objects.filter(tournament_id__in=chunk).delete()
+        Restpartie.objects.filter(tournament_id__in=chunk).delete()
     Evaluation.objects.bulk_create(new_evaluations, batch_size=BATCH)
     Restpartie.objects.bulk_create(new_restpartien, batch_size=BATCH)
     _update_players(outcome.states, touched, report)
