@@ -1,8 +1,9 @@
 """Benchmark of the DWZ engine (not a test): ``.venv/bin/python bench/engine.py [--tournaments N]``.
 
 Generates seeded random tournaments (6-60 players; round robin up to 16 players, Swiss above; rated players
-of all ages, some unrated, some FIDE-only; end dates in both editions), evaluates them all and prints
-tournaments/s and player-evaluations/s. In the same run it times elochess 0.5.0's DWZ update
+of all ages, some unrated, some FIDE-only; end dates in both editions), evaluates them all, once with one
+``evaluate`` call per tournament ("single") and once with one ``evaluate_many`` call for all ("batch"), and
+prints tournaments/s and player-evaluations/s for both. In the same run it times elochess 0.5.0's DWZ update
 (``DwzCalculator.update_rating``, classic formula only, no performance/level/first ratings) on the same
 established players (rated, at least one game against a rated player) and prints the ratio.
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, evaluate
+from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, evaluate, evaluate_many
 
 
 def _result(rnd: random.Random, white: int, black: int) -> str:
@@ -123,6 +124,7 @@ def main() -> None:
     parser.add_argument("--tournaments", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--profile", action="store_true", help="cProfile the engine run instead")
+    parser.add_argument("--batch-only", action="store_true", help="skip the one-call-per-tournament run")
     args = parser.parse_args()
 
     t0 = time.perf_counter()
@@ -137,13 +139,21 @@ def main() -> None:
         import pstats
 
         profiler = cProfile.Profile()
-        profiler.runcall(lambda: [evaluate(t) for t in tournaments])
+        profiler.runcall(lambda: evaluate_many(tournaments))
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         return
 
+    single_s = None
+    if not args.batch_only:
+        t0 = time.perf_counter()
+        results = [evaluate(t) for t in tournaments]
+        single_s = time.perf_counter() - t0
     t0 = time.perf_counter()
-    results = [evaluate(t) for t in tournaments]
-    engine_s = time.perf_counter() - t0
+    batch = evaluate_many(tournaments)
+    batch_s = time.perf_counter() - t0
+    if single_s is not None:
+        assert batch == results, "evaluate_many and evaluate disagree"
+    results = batch
     established = sum(1 for r in results for p in r.players if p.status == "rated" and p.n > 0)
     first = sum(1 for r in results for p in r.players if p.status == "first")
     with_perf = sum(1 for r in results for p in r.players if p.performance is not None)
@@ -157,19 +167,22 @@ def main() -> None:
     for r0, opps, score, age, index in calls:
         update(r0, opps, score, age=age, index=index)
     elo_s = time.perf_counter() - t0
-
-    ours = established / engine_s
     theirs = len(calls) / elo_s
+
     print(
-        f"engine:   {len(tournaments) / engine_s:,.0f} tournaments/s; {evaluated:,} player-evaluations "
-        f"({established:,} follow-up, {first:,} first; {with_perf:,} performances) in {engine_s:.2f} s"
+        f"players:  {evaluated:,} player-evaluations ({established:,} follow-up, {first:,} first; "
+        f"{with_perf:,} performances)"
     )
-    print(
-        f"          {evaluated / engine_s:,.0f} player-evaluations/s (all evaluated players), "
-        f"{ours:,.0f} per s counting only the follow-up ratings elochess also computes"
-    )
+    for label, seconds in (("single", single_s), ("batch", batch_s)):
+        if seconds is None:
+            continue
+        ours = established / seconds
+        print(
+            f"{label + ':':9} {len(tournaments) / seconds:,.0f} tournaments/s, "
+            f"{evaluated / seconds:,.0f} player-evaluations/s (all evaluated players), "
+            f"{ours:,.0f} follow-up/s in {seconds:.2f} s; ratio to elochess {ours / theirs:.2f}x"
+        )
     print(f"elochess: {theirs:,.0f} player-evaluations/s ({len(calls):,} calls in {elo_s:.2f} s)")
-    print(f"ratio engine / elochess per follow-up player-evaluation: {ours / theirs:.2f}x")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ See /docs or the spec (dwz-rules.md) for the rules; ``evaluate`` is the entry po
 
 from .categories import CATEGORIES, StrengthCategory, strength_category
 from .editions import CLASSIC, EDITIONS, WO2026, Edition, edition_for
-from .evaluate import evaluate
+from .evaluate import evaluate, evaluate_many
 from .expectation import expected_score
 from .rounding import rhu, rhu_decimal, rhu_div, rhu_scaled
 from .types import (
@@ -36,6 +36,7 @@ __all__ = [
     "TournamentResult",
     "edition_for",
     "evaluate",
+    "evaluate_many",
     "expected_score",
     "rhu",
     "rhu_decimal",

@@ -1,4 +1,10 @@
-"""Evaluation of one tournament (spec §8): statuses, first ratings, Ausnahmespieler, follow-up ratings."""
+"""Reference evaluation of one tournament (spec §8): statuses, first ratings, Ausnahmespieler, Rn.
+
+This is the straightforward, per-player implementation the engine started with. ``evaluate`` (in
+``evaluate.py``) runs the vectorised fast path of ``fast.py`` instead; this module stays as its oracle
+(tests/dwz/test_fast_path.py asserts both agree field by field) and as the fallback for inputs outside the
+fast path's range (ratings outside 0-3000, malformed games).
+"""
 
 from __future__ import annotations
 
@@ -128,8 +134,8 @@ def _performances(tour: _Tournament, entry: list[int | None]) -> dict[int, int |
     return result
 
 
-def evaluate(tournament: TournamentInput) -> TournamentResult:
-    """Evaluate one tournament under the edition of its end date (spec §8). Pure: no I/O, no Django."""
+def evaluate_reference(tournament: TournamentInput) -> TournamentResult:
+    """Evaluate one tournament under the edition of its end date (spec §8), the straightforward way."""
     edition = edition_for(tournament.end_date)
     common = edition.common
     tour = _Tournament(tournament, edition)
