@@ -15,6 +15,12 @@ def _dwz_index(record) -> str:
     return f"{record.dwz}-{record.index}" if record.index is not None else str(record.dwz)
 
 
+NUM = {"td": {"class": "num"}, "th": {"class": "num"}}
+# Secondary columns give way on phones, so that name and DWZ-Index stay in view.
+WIDE = {"td": {"class": "d-none d-md-table-cell"}, "th": {"class": "d-none d-md-table-cell"}}
+NUM_WIDE = {"td": {"class": "num d-none d-lg-table-cell"}, "th": {"class": "num d-none d-lg-table-cell"}}
+
+
 class RatingListTable(tables.Table):
     """The DWZ list (Ranglisten, club and organisation members)."""
 
@@ -27,25 +33,19 @@ class RatingListTable(tables.Table):
         order_by=("surname", "first_name"),
         attrs={"td": {"class": "name"}},
     )
-    club = tables.Column(verbose_name=_("Verein"), accessor="club_name", order_by=("club_name", "surname"))
-    birth_year = tables.Column(
-        verbose_name=_("Jahrgang"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+    club = tables.Column(
+        verbose_name=_("Verein"), accessor="club_name", order_by=("club_name", "surname"), attrs=WIDE
     )
+    birth_year = tables.Column(verbose_name=_("Jahrgang"), attrs=NUM_WIDE)
     dwz = tables.Column(
         verbose_name=_("DWZ-Index"),
         order_by=("dwz_sort", "surname"),
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
     )
-    fide_elo = tables.Column(
-        verbose_name=_("Elo"),
-        order_by=("elo_sort", "surname"),
-        attrs={"td": {"class": "num"}, "th": {"class": "num"}},
-    )
-    fide_title = tables.Column(verbose_name=_("Titel"))
+    fide_elo = tables.Column(verbose_name=_("Elo"), order_by=("elo_sort", "surname"), attrs=NUM_WIDE)
+    fide_title = tables.Column(verbose_name=_("Titel"), attrs=WIDE)
     last_evaluated = tables.Column(
-        verbose_name=_("Letzte Auswertung"),
-        order_by=("last_sort", "surname"),
-        attrs={"td": {"class": "num"}, "th": {"class": "num"}},
+        verbose_name=_("Letzte Auswertung"), order_by=("last_sort", "surname"), attrs=NUM_WIDE
     )
 
     class Meta:
