@@ -60,7 +60,8 @@ def collect_errors(page):
 def test_search_with_umlaut_opens_the_card_with_its_chart(live_server, page, data):
     errors = collect_errors(page)
     page.goto(live_server.url + "/")
-    expect(page.locator("#latest-title + * a").first).to_have_text("Winterblitz")  # latest evaluated tournament
+    # The start page lists the latest evaluated tournament first.
+    expect(page.locator("#latest-title + * a").first).to_have_text("Winterblitz")
     page.get_by_label("Spieler, Verein oder Turnier suchen").fill("Muller")
     page.keyboard.press("Enter")
     link = page.locator("#search-players").get_by_role("link", name="Müller, Hans")
