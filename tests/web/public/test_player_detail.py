@@ -99,3 +99,17 @@ def test_query_count(client, populate, django_assert_num_queries, item_count):
     with django_assert_num_queries(4):  # player, memberships (+club, organisation), evaluations, adjustments
         response = client.get(url(central))
     assert len(response.context["history"]) == item_count + 2  # start value, club tournament, blitz
+
+
+def test_english_dates_and_labels(client, e2):
+    from django.utils import translation
+
+    response = client.get(url(e2["player"]), headers={"accept-language": "en"})
+    html = response.content.decode()
+    assert '<html lang="en">' in html
+    assert "05/12/2019" in html and "12.05.2019" not in html  # Django's English short date format
+    with translation.override("en"):
+        merged = translation.gettext("Karteikarte") != "Karteikarte"
+    if not merged:
+        pytest.skip("the public pages' translations (/tmp/tr_public.json) are not merged into locale/ yet")
+    assert "Rating card" in html and "Performance" in html
