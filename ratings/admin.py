@@ -10,7 +10,7 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from ratings import services
+from ratings import admin_officer, services  # noqa: F401 - admin_officer registers the officer models
 from ratings.models import (
     Club,
     Evaluation,

@@ -94,3 +94,23 @@ class GameFactory(factory.django.DjangoModelFactory):
     white = factory.SubFactory(PlayerFactory)
     black = factory.SubFactory(PlayerFactory)
     result = ResultCode.WHITE_WINS
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "auth.User"
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    password = factory.django.Password("geheim-123")
+
+
+class OfficerScopeFactory(factory.django.DjangoModelFactory):
+    """A Wertungsreferent: pass ``organisation=`` or ``club=`` (default: a new club)."""
+
+    class Meta:
+        model = "ratings.OfficerScope"
+
+    user = factory.SubFactory(UserFactory)
+    organisation = None
+    club = factory.Maybe("organisation", no_declaration=factory.SubFactory(ClubFactory), yes_declaration=None)

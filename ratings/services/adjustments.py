@@ -8,6 +8,7 @@ from ratings.dwz.replay import adjustment_order, day_start
 from ratings.enums import AdjustmentKind
 from ratings.models import Player, RatingAdjustment
 
+from . import audit
 from .recalculation import (
     END_OF_TIME,
     RecalculationReport,
@@ -39,18 +40,26 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
         dated = [a for a in (old, adjustment) if a is not None and a.kind != AdjustmentKind.START]
         players = {a.player_id for a in (old, adjustment) if a is not None}
         since = earliest(*(_position(a) for a in (old, adjustment) if a is not None))
-        return recalculate_changes(
+        report = recalculate_changes(
             since=since,
             reset=starts,
             dirty=players - starts,
             changed_adjustments=[adjustment.pk] if dated else [],
         )
+        audit.record_adjustment(
+            adjustment=adjustment,
+            user=user,
+            action=audit.AuditAction.UPDATE if old else audit.AuditAction.CREATE,
+        )
+        adjustment._audit_recorded = True
+        return report
 
 
 def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> RecalculationReport:
     with transaction.atomic():
         lock_ratings()
         since = _position(adjustment)
+        audit.record_adjustment(adjustment=adjustment, user=user, action=audit.AuditAction.DELETE)
         if adjustment.kind == AdjustmentKind.START:
             adjustment.delete()
             return recalculate_changes(since=since, reset=[adjustment.player_id])

@@ -117,6 +117,12 @@ def tournament_snapshot(tournament: Tournament) -> dict:
     }
 
 
+def stored_snapshot(tournament_id: int | None) -> dict | None:
+    """The stored state of a tournament (None for a new one): taken before a save changes it."""
+    stored = Tournament.objects.filter(pk=tournament_id).first() if tournament_id else None
+    return tournament_snapshot(stored) if stored is not None else None
+
+
 def snapshot_diff(before: dict | None, after: dict | None) -> dict:
     """What changed between two snapshots: head fields ``[old, new]``, entries and games added/removed."""
     before = before or {"head": {}, "entries": [], "games": [], "mode": None}
@@ -196,8 +202,7 @@ def tournament_save_recorded(
     from ratings.services.tournaments import tournament_save
 
     with transaction.atomic():
-        stored = Tournament.objects.filter(pk=tournament.pk).first() if tournament.pk else None
-        before = tournament_snapshot(stored) if stored is not None else None  # not the edited instance
+        before = stored_snapshot(tournament.pk)  # from the database, not the edited instance
         report = tournament_save(tournament=tournament, entries=entries, games=games, user=user)
         if mode:
             TournamentEntryMode.objects.update_or_create(tournament=tournament, defaults={"mode": mode})
@@ -261,7 +266,13 @@ def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, Rec
             TournamentEntryMode.objects.update_or_create(
                 tournament=tournament, defaults={"mode": snap["mode"]}
             )
-        record_tournament(tournament=tournament, before=None, user=user, action=AuditAction.RESTORE)
+        recorded = AuditEvent.objects.filter(
+            object_type=AuditObjectType.TOURNAMENT, object_id=tournament.pk
+        ).order_by("-pk")
+        if getattr(tournament, "_audit_recorded", False) and recorded.exists():
+            recorded.filter(pk=recorded.first().pk).update(action=AuditAction.RESTORE)
+        else:
+            record_tournament(tournament=tournament, before=None, user=user, action=AuditAction.RESTORE)
         event.restored_as = tournament.pk
         event.save(update_fields=["restored_as"])
         return tournament, report

@@ -14,6 +14,7 @@ from ratings.dwz.replay import day_start
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
 from ratings.models import Evaluation, Game, Tournament, TournamentEntry
 
+from . import audit
 from .recalculation import RecalculationReport, earliest, lock_ratings, recalculate_changes
 
 
@@ -75,6 +76,7 @@ def tournament_save(
     with transaction.atomic():
         lock_ratings()
         old_since = _stored_since(tournament.pk)
+        before = audit.stored_snapshot(tournament.pk)
         if tournament.code == "":
             tournament.code = None
         if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
@@ -103,7 +105,10 @@ def tournament_save(
         else:
             games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
         since = earliest(old_since, day_start(tournament.end_date))
-        return recalculate_changes(since=since, changed_tournaments=[tournament.pk])
+        report = recalculate_changes(since=since, changed_tournaments=[tournament.pk])
+        audit.record_tournament(tournament=tournament, before=before, user=user)
+        tournament._audit_recorded = True
+        return report
 
 
 def tournament_delete(*, tournament: Tournament, user=None) -> RecalculationReport:
@@ -111,8 +116,11 @@ def tournament_delete(*, tournament: Tournament, user=None) -> RecalculationRepo
     with transaction.atomic():
         lock_ratings()
         since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
+        before = audit.stored_snapshot(tournament.pk)
         report = recalculate_changes(since=since, removed_tournaments=[tournament.pk])
         tournament.delete()
+        audit.record_tournament_delete(tournament=tournament, before=before, user=user)
+        tournament._audit_recorded = True
         return report
 
 

@@ -25,10 +25,16 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.models.officer import OfficerScope
 from ratings.services import adjustment_save, tournament_save
 
 # Fixed, documented demo logins (README.md). Only this command ever creates them.
 DEMO_ADMIN = ("admin", "demo-admin")
+# Rating officers (issue 6): (login, password, scope organisation code, scope club ZPS, description).
+DEMO_OFFICERS = [
+    ("referent", "demo-referent", "C05", None, "Wertungsreferent Bezirk Stuttgart (C05)"),
+    ("vereinsreferent", "demo-verein", None, "C0601", "Wertungsreferent SV Böckingen (C0601, Bezirk C06)"),
+]
 
 ORGANISATIONS = [
     ("000", "Deutscher Schachbund", None),
@@ -370,5 +376,16 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write("Demo logins (only for the demo database):")
         self.stdout.write(f"  admin (Django admin /admin/):  {username} / {password}")
+        for login, secret, org_code, zps, description in DEMO_OFFICERS:
+            org = Organisation.objects.filter(code=org_code).first() if org_code else None
+            club = Club.objects.filter(zps=zps).first() if zps else None
+            if org is None and club is None:
+                continue
+            officer, created = user_model.objects.get_or_create(username=login)
+            if created:
+                officer.set_password(secret)
+                officer.save()
+            OfficerScope.objects.get_or_create(user=officer, organisation=org, club=club)
+            self.stdout.write(f"  {description}:  {login} / {secret}")
         self.stdout.write("Site: http://127.0.0.1:8000/")
         self.stdout.write("")

@@ -110,3 +110,18 @@ def test_officer_cannot_post_a_foreign_organiser(client, users, tree):
     )
     assert response.status_code == 200
     assert not Tournament.objects.filter(name="Fremd").exists()
+
+
+def test_seed_demo_creates_the_officer_logins(db):
+    from django.contrib.auth import authenticate
+    from django.core.management import call_command
+
+    from ratings import permissions as perms
+    from ratings.models import Organisation
+
+    Organisation.objects.create(code="C05", name="Bezirk Stuttgart")
+    call_command("seed_demo", "--no-federation", stdout=__import__("io").StringIO())
+    referent = authenticate(username="referent", password="demo-referent")
+    assert referent is not None and not referent.is_staff
+    assert perms.user_scope(referent).organisation_ids
+    assert authenticate(username="admin", password="demo-admin").is_staff
