@@ -43,3 +43,25 @@ def test_other_officer_sees_trail_but_no_links(users, tournament):
 def test_visitor_and_plain_user_see_nothing(users, tournament):
     assert render(AnonymousUser(), tournament).strip() == ""
     assert "Änderungsprotokoll" not in render(users["member"], tournament)
+
+
+def test_public_pages_show_the_trail_to_officers(client, users, tournament, players):
+    from django.urls import reverse
+
+    from .conftest import grid_data as data
+
+    client.force_login(users["officer_a"])
+    client.post(
+        reverse("ratings:tournament-results", args=[tournament.pk]), data(players, {(0, 1): "1"}, save="1")
+    )
+    page = client.get(reverse("ratings:tournament-detail", args=[tournament.pk])).content.decode()
+    assert "Änderungsprotokoll" in page
+    assert f"/turniere/{tournament.pk}/ergebnisse/" in page
+    card = client.get(reverse("ratings:player-detail", args=[players[0].key])).content.decode()
+    assert "Änderungsprotokoll" in card
+    assert "Wertungsänderung" in card  # his start value, recorded by adjustment_save
+    client.logout()
+    assert (
+        "Änderungsprotokoll"
+        not in client.get(reverse("ratings:tournament-detail", args=[tournament.pk])).content.decode()
+    )
