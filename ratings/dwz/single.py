@@ -1,0 +1,684 @@
+"""Lean pure-Python evaluation of one tournament (same results as ``reference_impl``, spec §8).
+
+``evaluate`` of a single small or medium tournament pays more for numpy's per-call overhead in ``fast.py``
+than for the arithmetic itself, so this path does the same steps with plain lists and ints:
+
+* one pass over the games builds each player's opponents and scores (input game order, forfeits dropped);
+* p and the unrounded P are lists indexed by ``D + _H`` (no clipping: every difference this path meets is
+  checked to lie inside the table);
+* every search of §7.1 (``_solve``) starts at the normal-approximation estimate (cached per (W, n)) and walks
+  with doubling steps to the first R with f(R) >= W; the tie rule uses the unrounded sums summed in exactly
+  the order ``performance.solve`` sums them, so every float decision is bit-identical to the scalar code;
+  the rare plateau cases go to ``performance.solve`` itself;
+* E / K come from small caches filled by the reference functions ``classic_e`` / ``wo2026_k`` (they depend on
+  the points only through W >= We); Rn, level and first ratings are integer arithmetic with exact half-up
+  rounding;
+* the Ausnahmespieler second pass recomputes only what can change (as ``fast.py`` does).
+
+Anything unusual (a rating outside 0-3000, a non-int number, an unknown player in a played game, an
+iteration value far outside the tables) raises ``_Unsupported`` and the caller takes the batch path, which
+falls back to the reference and raises the reference's errors for malformed input.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from operator import attrgetter
+
+from .editions import CLASSIC, COMMON, WO2026, edition_for
+from .expectation import expected_score, rating_difference_for, win_probability
+from .fast import _make_result
+from .first_rating import map_first_rating, restpartie_valid
+from .performance import solve
+from .rounding import rhu, rhu_div
+from .types import Restpartie, TournamentInput, TournamentResult
+
+# p(D) (thousandths) and the unrounded P(D) for D = -_H.._H, read at index D + _H.
+_H = 10_000
+_P: list[int] = [expected_score(d) for d in range(-_H, _H + 1)]
+_WP: list[float] = [win_probability(d) for d in range(-_H, _H + 1)]
+# Entry ratings, iteration values and Restpartien must lie in this range, so every difference fits the
+# tables; ``_solve`` hands wider opponent spreads (plus the search margin) to ``performance.solve``.
+_LOW, _HIGH = -3000, 6000
+_MARGIN = COMMON.search_margin
+_MAX_SPREAD = _H - _MARGIN - 2
+_RATING_MAX = 3000
+
+_PLAYED = {"1-0": 1000, "0-1": 0, "1/2-1/2": 500}
+_get_player = attrgetter("id", "dwz", "fide_elo", "index", "birth_year", "restpartien")
+_get_game = attrgetter("white", "black", "result")
+_EPS = 1e-6
+# The Newton step of ``_solve``: p << 32 plus 2**20 * 1000 dP/dD (the density, < 1.42 per point) in one int,
+# so one pass sums both; exact in the upper part while n * 1.5e6 < 2**32.
+_SIGMA2 = (COMMON.erf_divisor / math.sqrt(2)) ** 2
+_INV_SIGMA2 = 1.0 / _SIGMA2
+_LOW_MASK = (1 << 32) - 1
+_C: list[int] = [
+    (_P[k] << 32)
+    + int(
+        2**20
+        * 1000.0
+        * math.exp(-((d / COMMON.erf_divisor) ** 2))
+        / (COMMON.erf_divisor * math.sqrt(math.pi))
+        + 0.5
+    )
+    for k, d in enumerate(range(-_H, _H + 1))
+]
+_MAX_N = 2000
+_NEWTON_MAX = 400
+
+
+class _Unsupported(Exception):
+    """Input this path does not take; the caller evaluates it on the batch path (and its fallbacks)."""
+
+
+# ---------------------------------------------------------------------------------------------- solve
+
+_D_CACHE: dict[tuple[int, int], float] = {}
+
+
+def _difference(w: int, n: int) -> float:
+    """D(W/n) of the normal approximation, cached (W and n take few values)."""
+    d = _D_CACHE.get((w, n))
+    if d is None:
+        d = _D_CACHE[(w, n)] = rating_difference_for(w / (1000 * n))
+    return d
+
+
+def _f(r: int, opps: list[int]) -> int:
+    """f(R) in thousandths, with R given as R + _H."""
+    p = _P
+    return sum([p[r - o] for o in opps])
+
+
+def _s(r: int, opps: list[int]) -> float:
+    """The unrounded sum of ``performance.unrounded_sum`` (same terms, same order, same float result)."""
+    wp = _WP
+    return 1000.0 * sum([wp[r - o] for o in opps])
+
+
+def _solve(opps: list[int], w: int, hint: int | None = None, t: int | None = None) -> int:
+    """``performance.solve(opps, w)`` (spec §7.1) for 0 < W < 1000 n, with the same float decisions.
+
+    R* (the first R with f(R) >= W) does not depend on where the search starts. The start is ``hint`` (a
+    nearby earlier answer) or, without one, the normal approximation widened by the opponents' spread; with
+    ``t`` (the combined-table sum at ``hint``) or without a hint, one Newton step on f improves it first.
+    """
+    n = len(opps)
+    lo = min(opps)
+    hi = max(opps)
+    if hi - lo > _MAX_SPREAD or n > _MAX_N:
+        return solve(opps, w)
+    p = _P
+    # Work with R + _H so that the table index is simply (R + _H) - opponent.
+    lo_b = lo - _MARGIN + _H
+    hi_b = hi + _MARGIN + _H
+    if hint is None:
+        d = _D_CACHE.get((w, n))
+        if d is None:
+            d = _difference(w, n)
+        mean = sum(opps) / n
+        var = sum([o * o for o in opps]) / n - mean * mean
+        r = int(mean + d * math.sqrt(1.0 + var * _INV_SIGMA2) if var > 0.0 else mean + d) + _H
+        t = None
+    else:
+        r = hint + _H
+    if r <= lo_b:
+        r = lo_b + 1
+        t = None
+    elif r > hi_b:
+        r = hi_b
+        t = None
+    if hint is None or t is not None:
+        # One Newton step: f(r) and the density sum (scaled by 2**20) from one pass over the combined table.
+        if t is None:
+            c = _C
+            t = sum([c[r - o] for o in opps])
+        fr = t >> 32
+        slope = t & _LOW_MASK
+        if slope:
+            step = -(((fr - w) << 20) // slope)  # ceil((W - f) / f')
+            if step:
+                if step > _NEWTON_MAX:
+                    step = _NEWTON_MAX
+                elif step < -_NEWTON_MAX:
+                    step = -_NEWTON_MAX
+                r += step
+                if r <= lo_b:
+                    r = lo_b + 1
+                elif r > hi_b:
+                    r = hi_b
+                fr = sum([p[r - o] for o in opps])
+    else:
+        fr = sum([p[r - o] for o in opps])
+    # Bracket f(a) < W <= f(b) with b - a == 1 (doubling steps, then bisection); f(lo_b) = 0 < W and
+    # f(hi_b) = 1000 n >= W by the margin, which exceeds the saturation of p.
+    if fr >= w:
+        b, fb = r, fr
+        step = 1
+        while True:
+            a = b - step
+            if a <= lo_b:
+                a = lo_b
+                fa = 0
+                break
+            fa = sum([p[a - o] for o in opps])
+            if fa < w:
+                break
+            b, fb = a, fa
+            step += step
+    else:
+        a, fa = r, fr
+        step = 1
+        while True:
+            b = a + step
+            if b >= hi_b:
+                b = hi_b
+                fb = 1000 * n
+                break
+            fb = sum([p[b - o] for o in opps])
+            if fb >= w:
+                break
+            a, fa = b, fb
+            step += step
+    while b - a > 1:
+        mid = (a + b) >> 1
+        fm = sum([p[mid - o] for o in opps])
+        if fm >= w:
+            b, fb = mid, fm
+        else:
+            a, fa = mid, fm
+    # R* = b; f(R* - 1) = fa, f(R*) = fb. The tie rule exactly as ``performance.solve`` decides it.
+    d_below = w - fa
+    d_at = fb - w
+    wp = _WP
+    if d_below < d_at:
+        if 1000.0 * sum([wp[a - o] for o in opps]) <= w:
+            return a - _H
+    elif d_at < d_below:
+        if 1000.0 * sum([wp[b - o] for o in opps]) >= w:
+            return b - _H
+    else:
+        s_below = 1000.0 * sum([wp[a - o] for o in opps])
+        s_at = 1000.0 * sum([wp[b - o] for o in opps])
+        if s_below <= w <= s_at:
+            return b - _H if s_at - w <= w - s_below else a - _H
+    # The unrounded root lies beyond R* - 1 or R*, on a plateau of f: the best point of the plateau(s),
+    # exactly as ``performance.solve`` / ``solve_reference`` find it.
+    candidates: list[tuple[float, int]] = []
+    if d_below <= d_at:
+        if fa == 0:
+            start = lo_b  # f is 0 all the way down; the reference stops at its search bound
+        else:
+            # First R with f(R) >= f(R* - 1): gallop down from R* - 1, then bisect.
+            top, step = a, 1
+            while True:
+                bottom = top - step
+                if bottom <= lo_b:
+                    bottom = lo_b
+                    break
+                if _f(bottom, opps) < fa:
+                    break
+                top = bottom
+                step += step
+            while top - bottom > 1:
+                mid = (top + bottom) >> 1
+                if _f(mid, opps) >= fa:
+                    top = mid
+                else:
+                    bottom = mid
+            start = top
+        candidates.append(_best_in_plateau(start, a, opps, w))
+    if d_at <= d_below:
+        if fb == 1000 * n:
+            end = hi_b
+        else:
+            # Last R with f(R) <= f(R*): gallop up from R*, then bisect.
+            bottom, step = b, 1
+            while True:
+                top = bottom + step
+                if top >= hi_b:
+                    top = hi_b
+                    break
+                if _f(top, opps) > fb:
+                    break
+                bottom = top
+                step += step
+            while top - bottom > 1:
+                mid = (top + bottom) >> 1
+                if _f(mid, opps) > fb:
+                    top = mid
+                else:
+                    bottom = mid
+            end = bottom
+        candidates.append(_best_in_plateau(b, end, opps, w))
+    return min(candidates, key=lambda x: (x[0], -x[1]))[1] - _H
+
+
+def _best_in_plateau(start: int, end: int, opps: list[int], w: int) -> tuple[float, int]:
+    """``performance._best_in_plateau`` on the tables (R + _H): the same bisection, the same float sums."""
+    s0 = _s(start, opps)
+    if s0 >= w:
+        return (s0 - w, start)
+    s1 = _s(end, opps)
+    if s1 <= w:
+        return (w - s1, end)
+    lo, hi = start, end
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _s(mid, opps) >= w:
+            hi = mid
+        else:
+            lo = mid
+    below, above = w - _s(hi - 1, opps), _s(hi, opps) - w
+    return (above, hi) if above <= below else (below, hi - 1)
+
+
+# ---------------------------------------------------------------------------------------------- caches
+
+_FIRST_CACHE: dict[tuple[int, bool], int] = {}
+_CLASSIC = CLASSIC.classic
+_WO = WO2026.wo2026
+assert _CLASSIC is not None and _WO is not None
+_E_J = (_CLASSIC.j_youth, _CLASSIC.j_junior, _CLASSIC.j_adult)  # age class 0 youth, 1 junior, 2 adult
+_E_UNIT = 10**12  # E0 = R0**4 / 10**12 + J
+_FB_MIN, _FB_MAX, _FB_DIV = _CLASSIC.fb_min, _CLASSIC.fb_max, _CLASSIC.fb_divisor
+_SBR_CACHE: dict[tuple[int, int], tuple[int, bool]] = {}
+_DECIMAL_E: dict[int, Decimal] = {}
+_DECIMAL_K: dict[int, Decimal] = {}
+_K0 = (_WO.k0_a, _WO.k0_b, _WO.k0_c)
+_K_COLUMNS = len(_WO.k0_a)
+assert len(_WO.k0_b) == len(_WO.k0_c) == _K_COLUMNS
+_K_SCALE = 10**_WO.k_decimals
+_K_LOW, _K_HIGH = _WO.k_min * _K_SCALE, _WO.k_max * _K_SCALE
+
+
+def _sbr(r0: int, cls: int) -> tuple[int, bool]:
+    """(rhu(E0 + SBr), SBr > 0) for R0 < sbr_below with the reference formula (needs math.exp), cached."""
+    got = _SBR_CACHE.get((r0, cls))
+    if got is None:
+        c = _CLASSIC
+        sbr = Fraction(math.exp((c.sbr_below - r0) / c.sbr_scale)) - 1
+        got = _SBR_CACHE[(r0, cls)] = (rhu(Fraction(r0**4, _E_UNIT) + _E_J[cls] + sbr), sbr > 0)
+    return got
+
+
+def _classic_e(r0: int, cls: int, index: int, ge: bool) -> int:
+    """``development.classic_e`` in integers (W and We enter it only through W >= We)."""
+    c = _CLASSIC
+    cap = None
+    if cls == 0 and ge:
+        # fB = min(max(R0 / divisor, fb_min), fb_max) as a fraction fn / fd.
+        if r0 * _FB_MIN.denominator < _FB_MIN.numerator * _FB_DIV:
+            fn, fd = _FB_MIN.numerator, _FB_MIN.denominator
+        elif r0 * _FB_MAX.denominator > _FB_MAX.numerator * _FB_DIV:
+            fn, fd = _FB_MAX.numerator, _FB_MAX.denominator
+        else:
+            fn, fd = r0, _FB_DIV
+        e = rhu_div((r0**4 + _E_J[cls] * _E_UNIT) * fn, _E_UNIT * fd)
+    elif r0 < c.sbr_below and not ge:
+        e, positive = _sbr(r0, cls)
+        if positive:
+            cap = c.e_max_sbr
+    else:
+        e = rhu_div(r0**4 + _E_J[cls] * _E_UNIT, _E_UNIT)
+    if cap is None:
+        cap = c.e_per_index * index
+        if cap > c.e_max:
+            cap = c.e_max
+    if e > cap:
+        e = cap
+    return e if e > c.e_min else c.e_min
+
+
+def _wo2026_k(r0: int, cls: int, index: int, ge: bool) -> int:
+    """``development.wo2026_k`` in integers, K in 10**-k_decimals (W, We enter only through W >= We)."""
+    w = _WO
+    if cls != 2 and r0 < w.group_a_below:
+        row = 0
+    elif cls == 2 and r0 < w.group_b_below:
+        row = 1
+    else:
+        row = 2
+    k0 = _K0[row][(index if index < _K_COLUMNS else _K_COLUMNS) - 1 if index > 1 else 0]
+    if not ge:
+        k = rhu_div(_K_SCALE * k0 * (r0 + w.u), w.b_below + w.u) if r0 < w.b_below else _K_SCALE * k0
+    elif cls == 0:
+        if r0 < w.a_youth_below:
+            k = rhu_div(_K_SCALE * (k0 * w.t + w.a_youth_below - r0), w.t)
+        else:
+            k = _K_SCALE * k0
+    elif r0 < w.a_other_below:
+        k = _K_SCALE * (k0 + (w.a1 if cls == 1 else w.a2))
+    else:
+        k = _K_SCALE * k0
+    return _K_LOW if k < _K_LOW else _K_HIGH if k > _K_HIGH else k
+
+
+def _first_rating(value: int, classic: bool) -> int:
+    got = _FIRST_CACHE.get((value, classic))
+    if got is None:
+        got = _FIRST_CACHE[(value, classic)] = map_first_rating(value, CLASSIC if classic else WO2026)
+    return got
+
+
+def _start_value(total: int, n: int, w: int) -> int:
+    """rhu(total / n + D(W/n)) exactly (``first_rating.start_value``): the float sum decides unless it is
+    within 1e-6 of a .5 boundary, where the exact Fractions do."""
+    x = total / n + _difference(w, n)
+    fl = math.floor(x)
+    frac = x - fl
+    if abs(frac - 0.5) < _EPS:
+        return rhu(Fraction(total, n) + Fraction(_difference(w, n)))
+    return fl + 1 if frac > 0.5 else fl
+
+
+# ---------------------------------------------------------------------------------------------- evaluate
+
+
+def _check_entry(value: int) -> int:
+    if not _LOW <= value <= _HIGH:
+        raise _Unsupported
+    return value
+
+
+def evaluate_single(t: TournamentInput) -> TournamentResult:
+    """Evaluate one tournament (spec §8) with plain Python; raises ``_Unsupported`` for unusual input."""
+    end = t.end_date
+    edition = edition_for(end)
+    if edition is CLASSIC:
+        classic = True
+    elif edition is WO2026:
+        classic = False
+    else:
+        raise _Unsupported
+    common = COMMON
+    min_games = common.min_games
+    year = end.year
+    rows = list(map(_get_player, t.players))
+    m = len(rows)
+    pos = {row[0]: i for i, row in enumerate(rows)}  # later duplicates of an id win, as in the reference
+    r0: list = [None] * m
+    takeover = [False] * m
+    unrated: list[int] = []
+    for i, row in enumerate(rows):
+        dwz = row[1]
+        if dwz is None:
+            dwz = row[2]
+            if dwz is None:
+                unrated.append(i)
+                continue
+            takeover[i] = True
+        if type(dwz) is not int or not 0 <= dwz <= _RATING_MAX:
+            raise _Unsupported
+        r0[i] = dwz
+
+    # Played games per player in input game order.
+    opps: list[list[int]] = [[] for _ in range(m)]
+    scores: list[list[int]] = [[] for _ in range(m)]
+    played = _PLAYED.get
+    getpos = pos.__getitem__
+    for white, black, result in map(_get_game, t.games):
+        s = played(result)
+        if s is None:
+            continue
+        wi = getpos(white)
+        bi = getpos(black)
+        opps[wi].append(bi)
+        scores[wi].append(s)
+        opps[bi].append(wi)
+        scores[bi].append(1000 - s)
+
+    # Restpartien (spec §6.1) and Zusatzstufen (spec §6.2/6.3).
+    in1 = [x is not None for x in r0]  # Auswahl I (rated + stage 1)
+    rated = in1[:]
+    rps: dict[int, list[Restpartie]] = {}
+    stage1: list[int] = []
+    stage2: list[int] = []
+    rp_w: dict[int, int] = {}
+    if unrated:
+        years = common.restpartien_years
+        for i in unrated:
+            valid = [rp for rp in rows[i][5] if restpartie_valid(rp, end, years)]
+            for rp in valid:
+                if type(rp.opponent_rating) is not int or not 0 <= rp.opponent_rating <= _RATING_MAX:
+                    raise _Unsupported
+                if type(rp.score) is not int or rp.score not in (0, 500, 1000):
+                    raise _Unsupported
+            rps[i] = valid
+            rp_w[i] = sum(rp.score for rp in valid)
+
+        def qualifies(i: int, pool: list[bool]) -> bool:
+            games = 0
+            w = rp_w[i]
+            for o, s in zip(opps[i], scores[i], strict=True):
+                if pool[o]:
+                    games += 1
+                    w += s
+            n = games + len(rps[i])
+            return n >= min_games and 0 < w < 1000 * n and games >= 1
+
+        stage1 = [i for i in unrated if qualifies(i, rated)]
+        for i in stage1:
+            in1[i] = True
+        stage2 = [i for i in unrated if not in1[i] and qualifies(i, in1)]
+    in2 = in1[:]  # Auswahl II
+    for i in stage2:
+        in2[i] = True
+    zus = stage1 + stage2
+
+    # Counted games (both players in Auswahl II, spec §3), n and W.
+    all_in = all(in2)
+    c_opps: list[list[int]] = [[] for _ in range(m)]
+    c_w = [0] * m
+    for i in range(m):
+        if in2[i] and opps[i]:
+            if all_in:
+                c_opps[i] = opps[i]
+                c_w[i] = sum(scores[i])
+            else:
+                mine = [(o, s) for o, s in zip(opps[i], scores[i], strict=True) if in2[o]]
+                c_opps[i] = [o for o, _ in mine]
+                c_w[i] = sum([s for _, s in mine])
+
+    # Pass 1: every rated player enters at R0.
+    entry = r0[:]
+    values: dict[int, int] = {}
+    used: dict[int, int] = {}
+    first: dict[int, int] = {}
+    if zus:
+        values, used, first = _first_ratings(
+            entry, stage1, stage2, rated, in1, opps, scores, c_opps, c_w, rps, rp_w, classic
+        )
+        for i, v in first.items():
+            entry[i] = _check_entry(v)
+    perf_players = [i for i in range(m) if rated[i] and len(c_opps[i]) >= min_games]
+    perf: dict[int, int] = {}
+    we: dict[int, int] = {}  # We of rated players, where the performance search computed it on the way
+    for i in perf_players:
+        perf[i] = _performance(entry, c_opps[i], c_w[i], r0[i], we, i)
+
+    if perf and end >= common.ausnahme_from:
+        margin = common.ausnahme_margin
+        ausnahme = [i for i in perf_players if perf[i] > r0[i] + margin]
+        if ausnahme:
+            # One test only; then everything that can change is computed again from the new entries.
+            entry2 = r0[:]
+            is_aus = [False] * m
+            for i in ausnahme:
+                entry2[i] = _check_entry(perf[i])
+                is_aus[i] = True
+            if zus:
+                if any(is_aus[o] for i in zus for o in c_opps[i]):
+                    values, used, first = _first_ratings(
+                        entry2, stage1, stage2, rated, in1, opps, scores, c_opps, c_w, rps, rp_w, classic
+                    )
+                for i, v in first.items():
+                    entry2[i] = _check_entry(v)
+            changed = [a != b for a, b in zip(entry, entry2, strict=True)]
+            for i in perf_players:
+                if any(changed[o] for o in c_opps[i]):
+                    perf[i] = _performance(entry2, c_opps[i], c_w[i], perf[i], None, i)
+                    we.pop(i, None)
+            entry = entry2
+
+    # Results (spec §4, §5, §6.9, §6.10).
+    players = t.players
+    make = _make_result
+    p_table = _P
+    out = []
+    append = out.append
+    zus_set = set(zus)
+    first_index = common.first_rating_index
+    youth_max, junior_max = common.youth_max_age, common.junior_max_age
+    scale = _CLASSIC.scale
+    floor = _WO.floor
+    k_den = 1000 * _K_SCALE
+    for i in range(m):
+        pid = rows[i][0]
+        if rated[i]:
+            r = r0[i]
+            to = takeover[i]
+            if to:
+                index_old = common.takeover_index_shown
+                index_used = common.takeover_index_used
+                index_new = common.takeover_index_after
+            else:
+                index_old = rows[i][3] or 0
+                if type(index_old) is not int:
+                    raise _Unsupported
+                index_used = index_old
+                index_new = index_old + 1
+            co = c_opps[i]
+            n = len(co)
+            if not n:
+                append(make(pid, "rated", r, index_old, 0, 0, None, None, None, None, r, index_old, (), to))
+                continue
+            oe = [entry[o] for o in co]
+            points = c_w[i]
+            rh = r + _H
+            expected = we.get(i)
+            if expected is None:
+                expected = sum([p_table[rh - e] for e in oe])
+            birth = rows[i][4]
+            if birth is None:
+                cls = 2
+            else:
+                if type(birth) is not int:
+                    raise _Unsupported
+                age = year - birth
+                cls = 2 if age > junior_max else 1 if age > youth_max else 0
+            diff = points - expected
+            if classic:
+                e = _classic_e(r, cls, index_used, diff >= 0)
+                coefficient = _DECIMAL_E.get(e)
+                if coefficient is None:
+                    coefficient = _DECIMAL_E[e] = Decimal(e)
+                den = 1000 * (e + n)
+                rn = rhu_div(r * den + scale * diff, den)
+            else:
+                k = _wo2026_k(r, cls, index_used, diff >= 0)
+                coefficient = _DECIMAL_K.get(k)
+                if coefficient is None:
+                    coefficient = _DECIMAL_K[k] = Decimal(k).scaleb(-_WO.k_decimals)
+                rn = rhu_div(r * k_den + k * diff, k_den)
+                if rn < floor:
+                    rn = floor
+            append(
+                make(
+                    pid, "rated", r, index_old, n, points, expected, coefficient, rhu_div(sum(oe), n),
+                    perf.get(i), rn, index_new, (), to,
+                )
+            )  # fmt: skip
+        elif i in zus_set:
+            co = c_opps[i]
+            u = [entry[o] if rated[o] else used[o] for o in co]
+            u += [rp.opponent_rating for rp in rps[i]]
+            ri = values[i] + _H
+            append(
+                make(
+                    pid, "first", None, None, len(u), c_w[i] + rp_w[i], sum([p_table[ri - o] for o in u]),
+                    None, rhu_div(sum([entry[o] for o in co]), len(co)), values[i], first[i], first_index,
+                    (), False,
+                )
+            )  # fmt: skip
+        else:
+            handed = ()
+            if opps[i]:
+                handed = tuple(
+                    Restpartie(entry[o], s, end) for o, s in zip(opps[i], scores[i], strict=True) if in1[o]
+                )
+            append(
+                make(pid, "not_rated", None, None, 0, 0, None, None, None, None, None, None, handed, False)
+            )
+    assert len(out) == len(players)
+    return TournamentResult(edition=edition.name.value, players=tuple(out))
+
+
+def _performance(entry: list, co: list[int], w: int, start: int, we: dict | None, i: int) -> int:
+    """Leistung of a rated player with n >= 5 (spec §7.3); fictitious draw vs the level at 0 % / 100 %.
+
+    With ``we`` the search starts with a Newton step from R0 = ``start``, whose table pass also gives
+    We = f(R0), stored in ``we[i]``; without, ``start`` is a nearby earlier answer.
+    """
+    oe = [entry[o] for o in co]
+    n = len(oe)
+    t = None
+    if we is not None and n <= _MAX_N:
+        c = _C
+        rh = start + _H
+        t = sum([c[rh - e] for e in oe])
+        we[i] = t >> 32
+    if w == 0 or w == 1000 * n:
+        oe.append(rhu_div(sum(oe), n))
+        return _solve(oe, w + 500, None if we is not None else start)
+    return _solve(oe, w, start, t)
+
+
+def _first_ratings(entry, stage1, stage2, rated, in1, opps, scores, c_opps, c_w, rps, rp_w, classic):
+    """Start values, Jacobi iteration and mapping (spec §6.4-6.7) with the rated players at ``entry``.
+
+    Returns (R_i, the values the last round used, first ratings) keyed by player position, exactly as
+    ``reference_impl._first_ratings``.
+    """
+    start: dict[int, int] = {}
+    for stage, pool in ((stage1, rated), (stage2, in1)):
+        for i in stage:
+            total = 0
+            n = 0
+            w = rp_w[i]
+            for o, s in zip(opps[i], scores[i], strict=True):
+                if pool[o]:
+                    total += entry[o] if rated[o] else start[o]
+                    n += 1
+                    w += s
+            rp = rps[i]
+            total += sum([x.opponent_rating for x in rp])
+            n += len(rp)
+            start[i] = _start_value(total, n, w)
+    zus = list(start)
+    problems = []
+    for i in zus:
+        co = c_opps[i]
+        fixed = [entry[o] for o in co if rated[o]]
+        fixed += [x.opponent_rating for x in rps[i]]
+        moving = [o for o in co if not rated[o]]
+        problems.append((i, fixed, moving, c_w[i] + rp_w[i]))
+    values = start
+    for v in values.values():
+        _check_entry(v)
+    previous = values
+    for _ in range(COMMON.iteration_cap):
+        previous = values
+        values = {
+            i: _solve(fixed + [previous[o] for o in moving], w, previous[i])
+            for i, fixed, moving, w in problems
+        }
+        for v in values.values():
+            _check_entry(v)
+        if values == previous:
+            break
+    first = {i: _first_rating(v, classic) for i, v in values.items()}
+    return values, previous, first
