@@ -50,24 +50,29 @@ _PLAYED = {"1-0": 1000, "0-1": 0, "1/2-1/2": 500}
 _get_player = attrgetter("id", "dwz", "fide_elo", "index", "birth_year", "restpartien")
 _get_game = attrgetter("white", "black", "result")
 _EPS = 1e-6
-# The Newton step of ``_solve``: p << 32 plus 2**20 * 1000 dP/dD (the density, < 1.42 per point) in one int,
-# so one pass sums both; exact in the upper part while n * 1.5e6 < 2**32.
+# The packed table of ``_solve``: one int per D holding 2**20 * 1000 dP/dD (the density, < 1.42 per point) in
+# bits 0-31 and p(D - 1), p(D), p(D + 1) in three 20-bit fields above, so that one pass over the opponents
+# sums f(R - 1), f(R), f(R + 1) and the slope at once. Exact while n <= _MAX_N (1000 n < 2**20 and the
+# density sum < 2**32); the ends are clamped, where p is saturated anyway.
 _SIGMA2 = (COMMON.erf_divisor / math.sqrt(2)) ** 2
 _INV_SIGMA2 = 1.0 / _SIGMA2
-_LOW_MASK = (1 << 32) - 1
-_C: list[int] = [
-    (_P[k] << 32)
-    + int(
-        2**20
-        * 1000.0
-        * math.exp(-((d / COMMON.erf_divisor) ** 2))
-        / (COMMON.erf_divisor * math.sqrt(math.pi))
-        + 0.5
-    )
-    for k, d in enumerate(range(-_H, _H + 1))
+_MAX_N = 1000
+_M20 = (1 << 20) - 1
+_M32 = (1 << 32) - 1
+_LAST = 2 * _H
+
+
+def _density(d: int) -> int:
+    x = d / COMMON.erf_divisor
+    return int(2**20 * 1000.0 * math.exp(-x * x) / (COMMON.erf_divisor * math.sqrt(math.pi)) + 0.5)
+
+
+_K: list[int] = [
+    _density(k - _H) | _P[max(k - 1, 0)] << 32 | _P[k] << 52 | _P[min(k + 1, _LAST)] << 72
+    for k in range(_LAST + 1)
 ]
-_MAX_N = 2000
-_NEWTON_MAX = 400
+assert _P[0] == 0 and _P[_LAST] == 1000
+_NEWTON_STEPS = 8  # then bisection: the bracket at least halves at every further step
 
 
 class _Unsupported(Exception):
@@ -102,19 +107,21 @@ def _s(r: int, opps: list[int]) -> float:
 def _solve(opps: list[int], w: int, hint: int | None = None, t: int | None = None) -> int:
     """``performance.solve(opps, w)`` (spec §7.1) for 0 < W < 1000 n, with the same float decisions.
 
-    R* (the first R with f(R) >= W) does not depend on where the search starts. The start is ``hint`` (a
-    nearby earlier answer) or, without one, the normal approximation widened by the opponents' spread; with
-    ``t`` (the combined-table sum at ``hint``) or without a hint, one Newton step on f improves it first.
+    R* (the first R with f(R) >= W) does not depend on how it is found: here by safeguarded Newton steps on
+    f inside a shrinking bracket, each step one pass over the packed table (f at three points and the slope
+    at once). The first point is ``hint`` (R0, or a nearby earlier answer; ``t`` is the packed-table sum
+    there if the caller has it) or else the normal approximation widened by the opponents' spread.
     """
     n = len(opps)
     lo = min(opps)
     hi = max(opps)
     if hi - lo > _MAX_SPREAD or n > _MAX_N:
         return solve(opps, w)
-    p = _P
     # Work with R + _H so that the table index is simply (R + _H) - opponent.
-    lo_b = lo - _MARGIN + _H
-    hi_b = hi + _MARGIN + _H
+    a = lo - _MARGIN + _H  # f(a) = 0 < W by the margin, which exceeds the saturation of p
+    b = hi + _MARGIN + _H  # f(b) = 1000 n >= W
+    fa = 0
+    fb = 1000 * n
     if hint is None:
         d = _D_CACHE.get((w, n))
         if d is None:
@@ -125,71 +132,48 @@ def _solve(opps: list[int], w: int, hint: int | None = None, t: int | None = Non
         t = None
     else:
         r = hint + _H
-    if r <= lo_b:
-        r = lo_b + 1
+    if r <= a:
+        r = a + 1
         t = None
-    elif r > hi_b:
-        r = hi_b
+    elif r >= b:
+        r = b - 1
         t = None
-    if hint is None or t is not None:
-        # One Newton step: f(r) and the density sum (scaled by 2**20) from one pass over the combined table.
-        if t is None:
-            c = _C
-            t = sum([c[r - o] for o in opps])
-        fr = t >> 32
-        slope = t & _LOW_MASK
-        if slope:
-            step = -(((fr - w) << 20) // slope)  # ceil((W - f) / f')
-            if step:
-                if step > _NEWTON_MAX:
-                    step = _NEWTON_MAX
-                elif step < -_NEWTON_MAX:
-                    step = -_NEWTON_MAX
-                r += step
-                if r <= lo_b:
-                    r = lo_b + 1
-                elif r > hi_b:
-                    r = hi_b
-                fr = sum([p[r - o] for o in opps])
-    else:
-        fr = sum([p[r - o] for o in opps])
-    # Bracket f(a) < W <= f(b) with b - a == 1 (doubling steps, then bisection); f(lo_b) = 0 < W and
-    # f(hi_b) = 1000 n >= W by the margin, which exceeds the saturation of p.
-    if fr >= w:
-        b, fb = r, fr
-        step = 1
-        while True:
-            a = b - step
-            if a <= lo_b:
-                a = lo_b
-                fa = 0
+    k = _K
+    if t is None:
+        t = sum([k[r - o] for o in opps])
+    # Bracket f(a) < W <= f(b) with r strictly inside; each pass also settles R* if it is r or r + 1.
+    steps = 0
+    while True:
+        fm = (t >> 32) & _M20
+        f0 = (t >> 52) & _M20
+        if f0 >= w:
+            if fm < w:
+                a, fa, b, fb = r - 1, fm, r, f0
                 break
-            fa = sum([p[a - o] for o in opps])
-            if fa < w:
-                break
-            b, fb = a, fa
-            step += step
-    else:
-        a, fa = r, fr
-        step = 1
-        while True:
-            b = a + step
-            if b >= hi_b:
-                b = hi_b
-                fb = 1000 * n
-                break
-            fb = sum([p[b - o] for o in opps])
-            if fb >= w:
-                break
-            a, fa = b, fb
-            step += step
-    while b - a > 1:
-        mid = (a + b) >> 1
-        fm = sum([p[mid - o] for o in opps])
-        if fm >= w:
-            b, fb = mid, fm
+            b, fb = r - 1, fm
         else:
-            a, fa = mid, fm
+            fp = t >> 72
+            if fp >= w:
+                a, fa, b, fb = r, f0, r + 1, fp
+                break
+            a, fa = r + 1, fp
+        if b - a == 1:
+            break
+        steps += 1
+        slope = t & _M32
+        # Newton: floor of R + (W - f) / f' (R* is then mostly this point or the next); outside the bracket,
+        # or without slope, interpolation between the bracket ends; bisection if it ever takes long.
+        nxt = r + (((w - f0) << 20) // slope) if slope else a
+        if steps > _NEWTON_STEPS:
+            nxt = (a + b) >> 1
+        elif nxt <= a or nxt >= b:
+            nxt = a + (w - fa) * (b - a) // (fb - fa)
+            if nxt <= a:
+                nxt = a + 1
+            elif nxt >= b:
+                nxt = b - 1
+        r = nxt
+        t = sum([k[r - o] for o in opps])
     # R* = b; f(R* - 1) = fa, f(R*) = fb. The tie rule exactly as ``performance.solve`` decides it.
     d_below = w - fa
     d_at = fb - w
@@ -207,6 +191,8 @@ def _solve(opps: list[int], w: int, hint: int | None = None, t: int | None = Non
             return b - _H if s_at - w <= w - s_below else a - _H
     # The unrounded root lies beyond R* - 1 or R*, on a plateau of f: the best point of the plateau(s),
     # exactly as ``performance.solve`` / ``solve_reference`` find it.
+    lo_b = lo - _MARGIN + _H
+    hi_b = hi + _MARGIN + _H
     candidates: list[tuple[float, int]] = []
     if d_below <= d_at:
         if fa == 0:
@@ -627,10 +613,10 @@ def _performance(entry: list, co: list[int], w: int, start: int, we: dict | None
     n = len(oe)
     t = None
     if we is not None and n <= _MAX_N:
-        c = _C
+        k = _K
         rh = start + _H
-        t = sum([c[rh - e] for e in oe])
-        we[i] = t >> 32
+        t = sum([k[rh - e] for e in oe])
+        we[i] = (t >> 52) & _M20
     if w == 0 or w == 1000 * n:
         oe.append(rhu_div(sum(oe), n))
         return _solve(oe, w + 500, None if we is not None else start)
@@ -670,15 +656,18 @@ def _first_ratings(entry, stage1, stage2, rated, in1, opps, scores, c_opps, c_w,
     for v in values.values():
         _check_entry(v)
     previous = values
+    changed = None  # the players whose value changed in the previous round (None: the first round)
     for _ in range(COMMON.iteration_cap):
         previous = values
-        values = {
-            i: _solve(fixed + [previous[o] for o in moving], w, previous[i])
-            for i, fixed, moving, w in problems
-        }
-        for v in values.values():
-            _check_entry(v)
+        values = {}
+        for i, fixed, moving, w in problems:
+            if changed is not None and not any(o in changed for o in moving):
+                # The same opponents' values as in the previous round, so the same result.
+                values[i] = previous[i]
+            else:
+                values[i] = _check_entry(_solve(fixed + [previous[o] for o in moving], w, previous[i]))
         if values == previous:
             break
+        changed = {i for i, v in values.items() if v != previous[i]}
     first = {i: _first_rating(v, classic) for i, v in values.items()}
     return values, previous, first

@@ -23,7 +23,7 @@ from ratings.dwz.editions import CLASSIC, COMMON, WO2026, edition_for
 from ratings.dwz.first_rating import start_value
 from ratings.dwz.performance import solve
 from ratings.dwz.reference_impl import _first_ratings, _performances, _Tournament, evaluate_reference
-from ratings.dwz.single import _C, _H, _classic_e, _solve, _start_value, _wo2026_k, evaluate_single
+from ratings.dwz.single import _H, _K, _classic_e, _solve, _start_value, _wo2026_k, evaluate_single
 from tests.dwz.test_fast_path import _bench_like, assert_same, tournament_inputs
 
 D = datetime.date
@@ -184,7 +184,7 @@ def test_solve_equals_scalar_solve(seed):
         hint = want + rnd.choice((0, 1, -1, 3, -40, 700, -2000))
         assert _solve(opps, w, hint) == want, (opps, w, hint)
         if hint - max(opps) > -_H // 2 and hint - min(opps) < _H // 2:
-            t = sum(_C[hint + _H - o] for o in opps)
+            t = sum(_K[hint + _H - o] for o in opps)
             assert _solve(opps, w, hint, t) == want, (opps, w, hint, t)
 
 
