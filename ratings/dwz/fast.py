@@ -331,25 +331,31 @@ def _new_result_factory():
         "performance", "dwz_new", "index_new", "restpartien", "fide_takeover",
     ]  # fmt: skip
     assert not hasattr(PlayerResult, "__post_init__")
-    s = [getattr(PlayerResult, name).__set__ for name in names]
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = (
+        getattr(PlayerResult, name).__set__ for name in names
+    )
     new = object.__new__
 
-    def make(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, cls=PlayerResult, new=new):
+    def make(
+        a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, cls=PlayerResult, new=new,
+        s0=s0, s1=s1, s2=s2, s3=s3, s4=s4, s5=s5, s6=s6, s7=s7, s8=s8, s9=s9, s10=s10, s11=s11, s12=s12,
+        s13=s13,
+    ):  # fmt: skip
         o = new(cls)
-        s[0](o, a0)
-        s[1](o, a1)
-        s[2](o, a2)
-        s[3](o, a3)
-        s[4](o, a4)
-        s[5](o, a5)
-        s[6](o, a6)
-        s[7](o, a7)
-        s[8](o, a8)
-        s[9](o, a9)
-        s[10](o, a10)
-        s[11](o, a11)
-        s[12](o, a12)
-        s[13](o, a13)
+        s0(o, a0)
+        s1(o, a1)
+        s2(o, a2)
+        s3(o, a3)
+        s4(o, a4)
+        s5(o, a5)
+        s6(o, a6)
+        s7(o, a7)
+        s8(o, a8)
+        s9(o, a9)
+        s10(o, a10)
+        s11(o, a11)
+        s12(o, a12)
+        s13(o, a13)
         return o
 
     return make

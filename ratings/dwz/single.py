@@ -36,14 +36,16 @@ from .rounding import rhu, rhu_div
 from .types import Restpartie, TournamentInput, TournamentResult
 
 # p(D) (thousandths) and the unrounded P(D) for D = -_H.._H, read at index D + _H.
-_H = 10_000
+_H = 10_600
 _P: list[int] = [expected_score(d) for d in range(-_H, _H + 1)]
 _WP: list[float] = [win_probability(d) for d in range(-_H, _H + 1)]
-# Entry ratings, iteration values and Restpartien must lie in this range, so every difference fits the
-# tables; ``_solve`` hands wider opponent spreads (plus the search margin) to ``performance.solve``.
+# Entry ratings, iteration values and Restpartien must lie in this range, so that every difference the
+# searches meet (R within the search margin of the opponents, plus one) fits the tables.
 _LOW, _HIGH = -3000, 6000
 _MARGIN = COMMON.search_margin
-_MAX_SPREAD = _H - _MARGIN - 2
+_A = _LOW - _MARGIN + _H
+_B = _HIGH + _MARGIN + _H
+assert _B + 1 - _LOW <= 2 * _H and _A - 1 - _HIGH >= 0
 _RATING_MAX = 3000
 
 _PLAYED = {"1-0": 1000, "0-1": 0, "1/2-1/2": 500}
@@ -105,7 +107,15 @@ def _s(r: int, opps: list[int]) -> float:
 
 
 def _solve(opps: list[int], w: int, hint: int | None = None, t: int | None = None) -> int:
-    """``performance.solve(opps, w)`` (spec §7.1) for 0 < W < 1000 n, with the same float decisions.
+    """``performance.solve(opps, w)`` for any opponents: ``_solve_in`` when they lie in the table range."""
+    if not opps or min(opps) < _LOW or max(opps) > _HIGH:
+        return solve(opps, w)
+    return _solve_in(opps, w, hint, t)
+
+
+def _solve_in(opps: list[int], w: int, hint: int | None = None, t: int | None = None) -> int:
+    """``performance.solve(opps, w)`` (spec §7.1) for 0 < W < 1000 n and opponents in _LOW.._HIGH, with the
+    same float decisions.
 
     R* (the first R with f(R) >= W) does not depend on how it is found: here by safeguarded Newton steps on
     f inside a shrinking bracket, each step one pass over the packed table (f at three points and the slope
@@ -113,13 +123,13 @@ def _solve(opps: list[int], w: int, hint: int | None = None, t: int | None = Non
     there if the caller has it) or else the normal approximation widened by the opponents' spread.
     """
     n = len(opps)
-    lo = min(opps)
-    hi = max(opps)
-    if hi - lo > _MAX_SPREAD or n > _MAX_N:
+    if n > _MAX_N:
         return solve(opps, w)
-    # Work with R + _H so that the table index is simply (R + _H) - opponent.
-    a = lo - _MARGIN + _H  # f(a) = 0 < W by the margin, which exceeds the saturation of p
-    b = hi + _MARGIN + _H  # f(b) = 1000 n >= W
+    # Work with R + _H so that the table index is simply (R + _H) - opponent. The bracket starts at bounds
+    # valid for any opponents in range: f(a) = 0 < W and f(b) = 1000 n >= W (the margin exceeds the
+    # saturation of p).
+    a = _A
+    b = _B
     fa = 0
     fb = 1000 * n
     if hint is None:
@@ -191,8 +201,9 @@ def _solve(opps: list[int], w: int, hint: int | None = None, t: int | None = Non
             return b - _H if s_at - w <= w - s_below else a - _H
     # The unrounded root lies beyond R* - 1 or R*, on a plateau of f: the best point of the plateau(s),
     # exactly as ``performance.solve`` / ``solve_reference`` find it.
-    lo_b = lo - _MARGIN + _H
-    hi_b = hi + _MARGIN + _H
+    # The reference's search bounds, where the plateaus of 0 and 1000 n end.
+    lo_b = min(opps) - _MARGIN + _H
+    hi_b = max(opps) + _MARGIN + _H
     candidates: list[tuple[float, int]] = []
     if d_below <= d_at:
         if fa == 0:
@@ -274,11 +285,18 @@ _FB_MIN, _FB_MAX, _FB_DIV = _CLASSIC.fb_min, _CLASSIC.fb_max, _CLASSIC.fb_diviso
 _SBR_CACHE: dict[tuple[int, int], tuple[int, bool]] = {}
 _DECIMAL_E: dict[int, Decimal] = {}
 _DECIMAL_K: dict[int, Decimal] = {}
+# classic E depends on the index only through min(e_max, e_per_index * index): not at all at and above
+# e_max / e_per_index, nor below 1 (the cap is then <= 0 and e_min wins).
+_E_INDEX_TOP = -(-_CLASSIC.e_max // _CLASSIC.e_per_index)
+# E and K by (R0, age class, clamped index, W >= We), filled on first use (0: not yet computed).
+_E_TABLE = [0] * ((_RATING_MAX + 1) * 3 * (_E_INDEX_TOP + 1) * 2)
 _K0 = (_WO.k0_a, _WO.k0_b, _WO.k0_c)
 _K_COLUMNS = len(_WO.k0_a)
 assert len(_WO.k0_b) == len(_WO.k0_c) == _K_COLUMNS
 _K_SCALE = 10**_WO.k_decimals
 _K_LOW, _K_HIGH = _WO.k_min * _K_SCALE, _WO.k_max * _K_SCALE
+_K_TABLE = [0] * ((_RATING_MAX + 1) * 3 * _K_COLUMNS * 2)
+assert _CLASSIC.e_min > 0 and _K_LOW > 0
 
 
 def _sbr(r0: int, cls: int) -> tuple[int, bool]:
@@ -455,16 +473,19 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
         in2[i] = True
     zus = stage1 + stage2
 
-    # Counted games (both players in Auswahl II, spec §3), n and W.
-    all_in = all(in2)
-    c_opps: list[list[int]] = [[] for _ in range(m)]
-    c_w = [0] * m
-    for i in range(m):
-        if in2[i] and opps[i]:
-            if all_in:
-                c_opps[i] = opps[i]
-                c_w[i] = sum(scores[i])
-            else:
+    # Counted games (both players in Auswahl II, spec §3), n and W: only players outside Auswahl II and
+    # their opponents differ from the played games.
+    c_opps = opps[:]
+    c_w = [sum(x) for x in scores]
+    outside = [i for i in range(m) if not in2[i]]
+    if outside:
+        touched: set[int] = set()
+        for j in outside:
+            touched.update(opps[j])
+            c_opps[j] = []
+            c_w[j] = 0
+        for i in touched:
+            if in2[i]:
                 mine = [(o, s) for o, s in zip(opps[i], scores[i], strict=True) if in2[o]]
                 c_opps[i] = [o for o, _ in mine]
                 c_w[i] = sum([s for _, s in mine])
@@ -481,12 +502,30 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
         for i, v in first.items():
             entry[i] = _check_entry(v)
     perf_players = [i for i in range(m) if rated[i] and len(c_opps[i]) >= min_games]
-    perf: dict[int, int] = {}
-    we: dict[int, int] = {}  # We of rated players, where the performance search computed it on the way
+    perf: list = [None] * m
+    # We and the sum of the opponents' entry ratings, kept from the performance search while entries stay.
+    we: list = [None] * m
+    total = [0] * m
+    k_table = _K
     for i in perf_players:
-        perf[i] = _performance(entry, c_opps[i], c_w[i], r0[i], we, i)
+        oe = [entry[o] for o in c_opps[i]]
+        n = len(oe)
+        w = c_w[i]
+        if n > _MAX_N:
+            raise _Unsupported
+        total[i] = s = sum(oe)
+        # One pass at R0 gives We = f(R0) and the start of the search (Newton step from R0).
+        rh = r0[i] + _H
+        packed = sum([k_table[rh - e] for e in oe])
+        we[i] = (packed >> 52) & _M20
+        if w == 0 or w == 1000 * n:
+            # 0 % / 100 %: a fictitious draw against the level (spec §7.3).
+            oe.append((2 * s + n) // (2 * n) if s >= 0 else rhu_div(s, n))
+            perf[i] = _solve_in(oe, w + 500)
+        else:
+            perf[i] = _solve_in(oe, w, r0[i], packed)
 
-    if perf and end >= common.ausnahme_from:
+    if perf_players and end >= common.ausnahme_from:
         margin = common.ausnahme_margin
         ausnahme = [i for i in perf_players if perf[i] > r0[i] + margin]
         if ausnahme:
@@ -506,8 +545,15 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
             changed = [a != b for a, b in zip(entry, entry2, strict=True)]
             for i in perf_players:
                 if any(changed[o] for o in c_opps[i]):
-                    perf[i] = _performance(entry2, c_opps[i], c_w[i], perf[i], None, i)
-                    we.pop(i, None)
+                    oe = [entry2[o] for o in c_opps[i]]
+                    n = len(oe)
+                    w = c_w[i]
+                    we[i] = None
+                    if w == 0 or w == 1000 * n:
+                        oe.append(rhu_div(sum(oe), n))
+                        perf[i] = _solve_in(oe, w + 500, perf[i])
+                    else:
+                        perf[i] = _solve_in(oe, w, perf[i])
             entry = entry2
 
     # Results (spec §4, §5, §6.9, §6.10).
@@ -522,6 +568,8 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
     scale = _CLASSIC.scale
     floor = _WO.floor
     k_den = 1000 * _K_SCALE
+    e_table = _E_TABLE
+    k_cache = _K_TABLE
     for i in range(m):
         pid = rows[i][0]
         if rated[i]:
@@ -542,12 +590,15 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
             if not n:
                 append(make(pid, "rated", r, index_old, 0, 0, None, None, None, None, r, index_old, (), to))
                 continue
-            oe = [entry[o] for o in co]
             points = c_w[i]
-            rh = r + _H
-            expected = we.get(i)
+            expected = we[i]
             if expected is None:
+                oe = [entry[o] for o in co]
+                rh = r + _H
                 expected = sum([p_table[rh - e] for e in oe])
+                s = sum(oe)
+            else:
+                s = total[i]
             birth = rows[i][4]
             if birth is None:
                 cls = 2
@@ -557,25 +608,36 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
                 age = year - birth
                 cls = 2 if age > junior_max else 1 if age > youth_max else 0
             diff = points - expected
+            ge = diff >= 0
             if classic:
-                e = _classic_e(r, cls, index_used, diff >= 0)
+                ix = index_used if 0 <= index_used <= _E_INDEX_TOP else 0 if index_used < 0 else _E_INDEX_TOP
+                key = ((r * 3 + cls) * (_E_INDEX_TOP + 1) + ix) * 2 + ge
+                e = e_table[key]
+                if not e:
+                    e = e_table[key] = _classic_e(r, cls, ix, ge)
                 coefficient = _DECIMAL_E.get(e)
                 if coefficient is None:
                     coefficient = _DECIMAL_E[e] = Decimal(e)
                 den = 1000 * (e + n)
-                rn = rhu_div(r * den + scale * diff, den)
+                num = r * den + scale * diff
             else:
-                k = _wo2026_k(r, cls, index_used, diff >= 0)
+                col = index_used if 1 <= index_used <= _K_COLUMNS else 1 if index_used < 1 else _K_COLUMNS
+                key = ((r * 3 + cls) * _K_COLUMNS + col - 1) * 2 + ge
+                k = k_cache[key]
+                if not k:
+                    k = k_cache[key] = _wo2026_k(r, cls, col, ge)
                 coefficient = _DECIMAL_K.get(k)
                 if coefficient is None:
                     coefficient = _DECIMAL_K[k] = Decimal(k).scaleb(-_WO.k_decimals)
-                rn = rhu_div(r * k_den + k * diff, k_den)
-                if rn < floor:
-                    rn = floor
+                den = k_den
+                num = r * den + k * diff
+            rn = (2 * num + den) // (2 * den) if num >= 0 else -((den - 2 * num) // (2 * den))
+            if not classic and rn < floor:
+                rn = floor
             append(
                 make(
-                    pid, "rated", r, index_old, n, points, expected, coefficient, rhu_div(sum(oe), n),
-                    perf.get(i), rn, index_new, (), to,
+                    pid, "rated", r, index_old, n, points, expected, coefficient,
+                    (2 * s + n) // (2 * n) if s >= 0 else rhu_div(s, n), perf[i], rn, index_new, (), to,
                 )
             )  # fmt: skip
         elif i in zus_set:
@@ -601,26 +663,6 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
             )
     assert len(out) == len(players)
     return TournamentResult(edition=edition.name.value, players=tuple(out))
-
-
-def _performance(entry: list, co: list[int], w: int, start: int, we: dict | None, i: int) -> int:
-    """Leistung of a rated player with n >= 5 (spec §7.3); fictitious draw vs the level at 0 % / 100 %.
-
-    With ``we`` the search starts with a Newton step from R0 = ``start``, whose table pass also gives
-    We = f(R0), stored in ``we[i]``; without, ``start`` is a nearby earlier answer.
-    """
-    oe = [entry[o] for o in co]
-    n = len(oe)
-    t = None
-    if we is not None and n <= _MAX_N:
-        k = _K
-        rh = start + _H
-        t = sum([k[rh - e] for e in oe])
-        we[i] = (t >> 52) & _M20
-    if w == 0 or w == 1000 * n:
-        oe.append(rhu_div(sum(oe), n))
-        return _solve(oe, w + 500, None if we is not None else start)
-    return _solve(oe, w, start, t)
 
 
 def _first_ratings(entry, stage1, stage2, rated, in1, opps, scores, c_opps, c_w, rps, rp_w, classic):
@@ -665,7 +707,7 @@ def _first_ratings(entry, stage1, stage2, rated, in1, opps, scores, c_opps, c_w,
                 # The same opponents' values as in the previous round, so the same result.
                 values[i] = previous[i]
             else:
-                values[i] = _check_entry(_solve(fixed + [previous[o] for o in moving], w, previous[i]))
+                values[i] = _check_entry(_solve_in(fixed + [previous[o] for o in moving], w, previous[i]))
         if values == previous:
             break
         changed = {i for i, v in values.items() if v != previous[i]}

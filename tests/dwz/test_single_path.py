@@ -23,7 +23,18 @@ from ratings.dwz.editions import CLASSIC, COMMON, WO2026, edition_for
 from ratings.dwz.first_rating import start_value
 from ratings.dwz.performance import solve
 from ratings.dwz.reference_impl import _first_ratings, _performances, _Tournament, evaluate_reference
-from ratings.dwz.single import _H, _K, _classic_e, _solve, _start_value, _wo2026_k, evaluate_single
+from ratings.dwz.single import (
+    _H,
+    _HIGH,
+    _K,
+    _LOW,
+    _classic_e,
+    _solve,
+    _solve_in,
+    _start_value,
+    _wo2026_k,
+    evaluate_single,
+)
 from tests.dwz.test_fast_path import _bench_like, assert_same, tournament_inputs
 
 D = datetime.date
@@ -178,14 +189,20 @@ def _problems(rnd: random.Random, count: int) -> list[tuple[list[int], int]]:
 @given(st.integers(0, 2**32 - 1))
 def test_solve_equals_scalar_solve(seed):
     rnd = random.Random(seed)
+    inside = 0
     for opps, w in _problems(rnd, 100):
         want = solve(opps, w)
         assert _solve(opps, w) == want, (opps, w)
+        if not _LOW <= min(opps) <= max(opps) <= _HIGH:
+            continue
+        inside += 1
+        assert _solve_in(opps, w) == want, (opps, w)
         hint = want + rnd.choice((0, 1, -1, 3, -40, 700, -2000))
-        assert _solve(opps, w, hint) == want, (opps, w, hint)
-        if hint - max(opps) > -_H // 2 and hint - min(opps) < _H // 2:
+        assert _solve_in(opps, w, hint) == want, (opps, w, hint)
+        if hint - max(opps) > -_H and hint - min(opps) < _H:
             t = sum(_K[hint + _H - o] for o in opps)
-            assert _solve(opps, w, hint, t) == want, (opps, w, hint, t)
+            assert _solve_in(opps, w, hint, t) == want, (opps, w, hint, t)
+    assert inside > 50
 
 
 def test_integer_coefficients_equal_reference():
