@@ -17,7 +17,7 @@ from .types import TournamentInput, TournamentResult
 __all__ = ["evaluate", "evaluate_many", "evaluate_reference"]
 
 # Above this many games the vectorised path is faster than the lean one (measured, bench/engine.py).
-SINGLE_MAX_GAMES = 10**9
+SINGLE_MAX_GAMES = 2400
 
 
 def evaluate(tournament: TournamentInput) -> TournamentResult:

@@ -52,15 +52,21 @@ _PLAYED = {"1-0": 1000, "0-1": 0, "1/2-1/2": 500}
 _get_player = attrgetter("id", "dwz", "fide_elo", "index", "birth_year", "restpartien")
 _get_game = attrgetter("white", "black", "result")
 _EPS = 1e-6
-# The packed table of ``_solve``: one int per D holding 2**20 * 1000 dP/dD (the density, < 1.42 per point) in
-# bits 0-31 and p(D - 1), p(D), p(D + 1) in three 20-bit fields above, so that one pass over the opponents
-# sums f(R - 1), f(R), f(R + 1) and the slope at once. Exact while n <= _MAX_N (1000 n < 2**20 and the
-# density sum < 2**32); the ends are clamped, where p is saturated anyway.
+# The packed table of ``_solve``: one int per D holding
+#   bits   0- 31  2**20 * 1000 dP/dD (the density, < 1.42 per point), for the Newton steps;
+#   bits  32- 91  p(D - 1), p(D), p(D + 1) in 20-bit fields;
+#   bits  92-193  e(D - 1), e(D), e(D + 1) in 34-bit fields, e = 1000 P - p (|e| <= 1/2) in units of 2**-24,
+#                 offset by 2**23 so that it is never negative,
+# so that one pass over the opponents sums the slope, f and the unrounded sum S = f + sum(e) (to within
+# n / 2 units) at R - 1, R, R + 1. Exact while n <= _MAX_N (1000 n < 2**20, n * 2**24 < 2**34 and the
+# density sum < 2**32); the ends are clamped, where p and P are saturated anyway.
 _SIGMA2 = (COMMON.erf_divisor / math.sqrt(2)) ** 2
 _INV_SIGMA2 = 1.0 / _SIGMA2
 _MAX_N = 1000
 _M20 = (1 << 20) - 1
 _M32 = (1 << 32) - 1
+_M34 = (1 << 34) - 1
+_E_UNITS = 24
 _LAST = 2 * _H
 
 
@@ -69,11 +75,24 @@ def _density(d: int) -> int:
     return int(2**20 * 1000.0 * math.exp(-x * x) / (COMMON.erf_divisor * math.sqrt(math.pi)) + 0.5)
 
 
+def _error(k: int) -> int:
+    """(1000 P - p) at table index k in units of 2**-24, offset by 2**23 (the float error is < 1e-12)."""
+    k = min(max(k, 0), _LAST)
+    return math.floor((1000.0 * _WP[k] - _P[k]) * 2**_E_UNITS + 0.5) + 2 ** (_E_UNITS - 1)
+
+
 _K: list[int] = [
-    _density(k - _H) | _P[max(k - 1, 0)] << 32 | _P[k] << 52 | _P[min(k + 1, _LAST)] << 72
+    _density(k - _H)
+    | _P[max(k - 1, 0)] << 32
+    | _P[k] << 52
+    | _P[min(k + 1, _LAST)] << 72
+    | _error(k - 1) << 92
+    | _error(k) << 126
+    | _error(k + 1) << 160
     for k in range(_LAST + 1)
 ]
-assert _P[0] == 0 and _P[_LAST] == 1000
+assert _P[0] == 0 and _P[_LAST] == 1000 and _WP[0] == 0.0 and _WP[_LAST] == 1.0
+assert all(0 <= _error(k) <= 2**_E_UNITS for k in range(_LAST + 1))
 _NEWTON_STEPS = 8  # then bisection: the bracket at least halves at every further step
 
 
@@ -152,21 +171,23 @@ def _solve_in(opps: list[int], w: int, hint: int | None = None, t: int | None = 
     if t is None:
         t = sum([k[r - o] for o in opps])
     # Bracket f(a) < W <= f(b) with r strictly inside; each pass also settles R* if it is r or r + 1.
+    # ea / eb: the summed e at a / b (None: not known).
+    ea = eb = None
     steps = 0
     while True:
         fm = (t >> 32) & _M20
         f0 = (t >> 52) & _M20
         if f0 >= w:
             if fm < w:
-                a, fa, b, fb = r - 1, fm, r, f0
+                a, fa, ea, b, fb, eb = r - 1, fm, (t >> 92) & _M34, r, f0, (t >> 126) & _M34
                 break
-            b, fb = r - 1, fm
+            b, fb, eb = r - 1, fm, (t >> 92) & _M34
         else:
-            fp = t >> 72
+            fp = (t >> 72) & _M20
             if fp >= w:
-                a, fa, b, fb = r, f0, r + 1, fp
+                a, fa, ea, b, fb, eb = r, f0, (t >> 126) & _M34, r + 1, fp, t >> 160
                 break
-            a, fa = r + 1, fp
+            a, fa, ea = r + 1, fp, t >> 160
         if b - a == 1:
             break
         steps += 1
@@ -184,15 +205,32 @@ def _solve_in(opps: list[int], w: int, hint: int | None = None, t: int | None = 
                 nxt = b - 1
         r = nxt
         t = sum([k[r - o] for o in opps])
-    # R* = b; f(R* - 1) = fa, f(R*) = fb. The tie rule exactly as ``performance.solve`` decides it.
+    # R* = b; f(R* - 1) = fa, f(R*) = fb. The tie rule exactly as ``performance.solve`` decides it, on the
+    # float sums S(R* - 1) / S(R*) of the reference. The packed sums give S to within n/2 units of 2**-24
+    # (plus float rounding far below one unit), so where they are clearly on one side of W they decide;
+    # otherwise the float sums are computed as the reference computes them.
     d_below = w - fa
     d_at = fb - w
     wp = _WP
+    margin = n + 16
+    offset = n << (_E_UNITS - 1)
     if d_below < d_at:
-        if 1000.0 * sum([wp[a - o] for o in opps]) <= w:
+        if ea is not None:
+            x = (-d_below << _E_UNITS) + ea - offset  # S(R* - 1) - W in units
+            if x < -margin:
+                return a - _H
+            if x > margin:
+                ea = -1  # S(R* - 1) > W: the plateau search below
+        if ea != -1 and 1000.0 * sum([wp[a - o] for o in opps]) <= w:
             return a - _H
     elif d_at < d_below:
-        if 1000.0 * sum([wp[b - o] for o in opps]) >= w:
+        if eb is not None:
+            x = (d_at << _E_UNITS) + eb - offset  # S(R*) - W in units
+            if x > margin:
+                return b - _H
+            if x < -margin:
+                eb = -1
+        if eb != -1 and 1000.0 * sum([wp[b - o] for o in opps]) >= w:
             return b - _H
     else:
         s_below = 1000.0 * sum([wp[a - o] for o in opps])

@@ -175,13 +175,19 @@ def _problems(rnd: random.Random, count: int) -> list[tuple[list[int], int]]:
         center = rnd.randint(-2500, 5500)
         spread = rnd.choice((0, 1, 5, 50, 400, 1500, 4000))
         opp = [center + rnd.randint(-spread, spread) for _ in range(n)]
-        if rnd.random() < 0.3:
+        if rnd.random() < 0.1:
+            # Symmetric fields at an even score: S(R) = W (up to float rounding) at the centre, the closest
+            # calls for the tie rule and for the packed-sum shortcut of the float sums.
+            half = [rnd.randint(0, spread) for _ in range(max(n // 2, 1))]
+            opp = [center + x for x in half] + [center - x for x in half]
+            w = 500 * len(opp) + rnd.choice((0, 0, 1, -1))
+        elif rnd.random() < 0.3:
             # Near 0 % / 100 % and half points: long plateaus of f, ties in the unrounded sums.
             w = rnd.choice((1, 2, 499, 500, 501, 1000 * n - 500, 1000 * n - 2, 1000 * n - 1))
             w = min(max(w, 1), 1000 * n - 1)
         else:
             w = rnd.randint(1, 1000 * n - 1)
-        problems.append((opp, w))
+        problems.append((opp, min(max(w, 1), 1000 * len(opp) - 1)))
     return problems
 
 
