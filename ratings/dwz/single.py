@@ -461,13 +461,15 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
     opps: list[list[int]] = [[] for _ in range(m)]
     scores: list[list[int]] = [[] for _ in range(m)]
     played = _PLAYED.get
-    getpos = pos.__getitem__
+    getpos = pos.get
     for white, black, result in map(_get_game, t.games):
         s = played(result)
         if s is None:
             continue
         wi = getpos(white)
         bi = getpos(black)
+        if wi is None or bi is None:
+            raise _Unsupported  # a played game with an unknown player: the reference raises
         opps[wi].append(bi)
         scores[wi].append(s)
         opps[bi].append(wi)
@@ -580,9 +582,13 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
                     )
                 for i, v in first.items():
                     entry2[i] = _check_entry(v)
-            changed = [a != b for a, b in zip(entry, entry2, strict=True)]
+            # Counted games are symmetric: the players to redo are the opponents of those whose entry changed.
+            redo: set[int] = set()
+            for j in range(m):
+                if entry[j] != entry2[j]:
+                    redo.update(c_opps[j])
             for i in perf_players:
-                if any(changed[o] for o in c_opps[i]):
+                if i in redo:
                     oe = [entry2[o] for o in c_opps[i]]
                     n = len(oe)
                     w = c_w[i]

@@ -11,6 +11,7 @@ the integer E / K against ``classic_e`` / ``wo2026_k``, the float start value ag
 from __future__ import annotations
 
 import datetime
+import importlib
 import random
 from collections import Counter
 
@@ -155,6 +156,17 @@ def test_club_tournaments_cover_every_rule_and_equal_reference():
         "Restpartien handed back",
     }  # fmt: skip
     assert wanted <= set(seen), wanted - set(seen)
+
+
+def test_evaluate_sends_large_tournaments_to_the_batch_path(monkeypatch):
+    # The package exports the function ``evaluate`` under the module's name, so fetch the module itself.
+    evaluate_module = importlib.import_module("ratings.dwz.evaluate")
+    t = _club(random.Random(8))
+    calls = []
+    monkeypatch.setattr(evaluate_module, "SINGLE_MAX_GAMES", len(t.games) - 1)
+    monkeypatch.setattr(evaluate_module, "evaluate_single", lambda t: calls.append(t))
+    assert_same(evaluate(t), evaluate_reference(t))
+    assert calls == []
 
 
 def test_evaluate_takes_the_single_path_and_falls_back_for_unusual_input():
