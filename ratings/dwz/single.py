@@ -77,22 +77,27 @@ def _density(d: int) -> int:
 
 def _error(k: int) -> int:
     """(1000 P - p) at table index k in units of 2**-24, offset by 2**23 (the float error is < 1e-12)."""
-    k = min(max(k, 0), _LAST)
     return math.floor((1000.0 * _WP[k] - _P[k]) * 2**_E_UNITS + 0.5) + 2 ** (_E_UNITS - 1)
 
 
-_K: list[int] = [
-    _density(k - _H)
-    | _P[max(k - 1, 0)] << 32
-    | _P[k] << 52
-    | _P[min(k + 1, _LAST)] << 72
-    | _error(k - 1) << 92
-    | _error(k) << 126
-    | _error(k + 1) << 160
-    for k in range(_LAST + 1)
-]
+def _packed_table() -> list[int]:
+    p = [_P[0], *_P, _P[_LAST]]  # clamped at both ends, where p and P are saturated
+    e = [_error(0), *map(_error, range(_LAST + 1)), _error(_LAST)]
+    assert all(0 <= x <= 2**_E_UNITS for x in e)
+    return [
+        _density(k - _H)
+        | p[k] << 32
+        | p[k + 1] << 52
+        | p[k + 2] << 72
+        | e[k] << 92
+        | e[k + 1] << 126
+        | e[k + 2] << 160
+        for k in range(_LAST + 1)
+    ]
+
+
+_K: list[int] = _packed_table()
 assert _P[0] == 0 and _P[_LAST] == 1000 and _WP[0] == 0.0 and _WP[_LAST] == 1.0
-assert all(0 <= _error(k) <= 2**_E_UNITS for k in range(_LAST + 1))
 _NEWTON_STEPS = 8  # then bisection: the bracket at least halves at every further step
 
 
@@ -171,23 +176,23 @@ def _solve_in(opps: list[int], w: int, hint: int | None = None, t: int | None = 
     if t is None:
         t = sum([k[r - o] for o in opps])
     # Bracket f(a) < W <= f(b) with r strictly inside; each pass also settles R* if it is r or r + 1.
-    # ea / eb: the summed e at a / b (None: not known).
-    ea = eb = None
+    # ta / tb: the packed sum in which a / b was seen, sa / sb: the shift of its e field (None: not seen).
+    ta = tb = sa = sb = None
     steps = 0
     while True:
-        fm = (t >> 32) & _M20
         f0 = (t >> 52) & _M20
         if f0 >= w:
+            fm = (t >> 32) & _M20
             if fm < w:
-                a, fa, ea, b, fb, eb = r - 1, fm, (t >> 92) & _M34, r, f0, (t >> 126) & _M34
+                a, fa, ta, sa, b, fb, tb, sb = r - 1, fm, t, 92, r, f0, t, 126
                 break
-            b, fb, eb = r - 1, fm, (t >> 92) & _M34
+            b, fb, tb, sb = r - 1, fm, t, 92
         else:
             fp = (t >> 72) & _M20
             if fp >= w:
-                a, fa, ea, b, fb, eb = r, f0, (t >> 126) & _M34, r + 1, fp, t >> 160
+                a, fa, ta, sa, b, fb, tb, sb = r, f0, t, 126, r + 1, fp, t, 160
                 break
-            a, fa, ea = r + 1, fp, t >> 160
+            a, fa, ta, sa = r + 1, fp, t, 160
         if b - a == 1:
             break
         steps += 1
@@ -212,27 +217,36 @@ def _solve_in(opps: list[int], w: int, hint: int | None = None, t: int | None = 
     d_below = w - fa
     d_at = fb - w
     wp = _WP
-    margin = n + 16
-    offset = n << (_E_UNITS - 1)
     if d_below < d_at:
-        if ea is not None:
-            x = (-d_below << _E_UNITS) + ea - offset  # S(R* - 1) - W in units
-            if x < -margin:
+        if ta is not None:
+            # S(R* - 1) - W in units of 2**-24, to within n/2 + 1
+            x = (-d_below << _E_UNITS) + ((ta >> sa) & _M34) - (n << (_E_UNITS - 1))
+            if x < -n - 16:
                 return a - _H
-            if x > margin:
-                ea = -1  # S(R* - 1) > W: the plateau search below
-        if ea != -1 and 1000.0 * sum([wp[a - o] for o in opps]) <= w:
+            if x > n + 16:
+                ta = False  # S(R* - 1) > W: the plateau search below
+        if ta is not False and 1000.0 * sum([wp[a - o] for o in opps]) <= w:
             return a - _H
     elif d_at < d_below:
-        if eb is not None:
-            x = (d_at << _E_UNITS) + eb - offset  # S(R*) - W in units
-            if x > margin:
+        if tb is not None:
+            x = (d_at << _E_UNITS) + ((tb >> sb) & _M34) - (n << (_E_UNITS - 1))  # S(R*) - W in units
+            if x > n + 16:
                 return b - _H
-            if x < -margin:
-                eb = -1
-        if eb != -1 and 1000.0 * sum([wp[b - o] for o in opps]) >= w:
+            if x < -n - 16:
+                tb = False
+        if tb is not False and 1000.0 * sum([wp[b - o] for o in opps]) >= w:
             return b - _H
     else:
+        if ta is not None and tb is not None:
+            half = n << (_E_UNITS - 1)
+            xa = (-d_below << _E_UNITS) + ((ta >> sa) & _M34) - half  # S(R* - 1) - W
+            xb = (d_at << _E_UNITS) + ((tb >> sb) & _M34) - half  # S(R*) - W
+            if xa < -n - 16 and xb > n + 16:
+                # S(R* - 1) < W < S(R*): the nearer one, the larger R on equal distances.
+                if xa + xb < -2 * n - 32:
+                    return b - _H
+                if xa + xb > 2 * n + 32:
+                    return a - _H
         s_below = 1000.0 * sum([wp[a - o] for o in opps])
         s_at = 1000.0 * sum([wp[b - o] for o in opps])
         if s_below <= w <= s_at:
@@ -265,6 +279,8 @@ def _solve_in(opps: list[int], w: int, hint: int | None = None, t: int | None = 
                 else:
                     bottom = mid
             start = top
+        if start == a and d_below < d_at:
+            return a - _H  # the plateau is R* - 1 alone and the only candidate
         candidates.append(_best_in_plateau(start, a, opps, w))
     if d_at <= d_below:
         if fb == 1000 * n:
@@ -288,6 +304,8 @@ def _solve_in(opps: list[int], w: int, hint: int | None = None, t: int | None = 
                 else:
                     bottom = mid
             end = bottom
+        if end == b and d_at < d_below:
+            return b - _H  # the plateau is R* alone and the only candidate
         candidates.append(_best_in_plateau(b, end, opps, w))
     return min(candidates, key=lambda x: (x[0], -x[1]))[1] - _H
 
