@@ -4,20 +4,25 @@
 than for the arithmetic itself, so this path does the same steps with plain lists and ints:
 
 * one pass over the games builds each player's opponents and scores (input game order, forfeits dropped);
-* p and the unrounded P are lists indexed by ``D + _H`` (no clipping: every difference this path meets is
-  checked to lie inside the table);
-* every search of §7.1 (``_solve``) starts at the normal-approximation estimate (cached per (W, n)) and walks
-  with doubling steps to the first R with f(R) >= W; the tie rule uses the unrounded sums summed in exactly
-  the order ``performance.solve`` sums them, so every float decision is bit-identical to the scalar code;
-  the rare plateau cases go to ``performance.solve`` itself;
-* E / K come from small caches filled by the reference functions ``classic_e`` / ``wo2026_k`` (they depend on
-  the points only through W >= We); Rn, level and first ratings are integer arithmetic with exact half-up
-  rounding;
-* the Ausnahmespieler second pass recomputes only what can change (as ``fast.py`` does).
+  counted games differ from them only around players outside Auswahl II;
+* p, the unrounded P and a packed table (slope, f at R - 1 / R / R + 1 and the rounding errors 1000 P - p at
+  the same points, in one int per D) are lists indexed by ``D + _H``; entry ratings, iteration values and
+  Restpartien are checked to lie in a range for which no lookup ever leaves the tables;
+* every search of §7.1 (``_solve_in``) brackets R* (the first R with f(R) >= W, which does not depend on how
+  it is found) by safeguarded Newton steps from R0 (whose pass also gives We), from an earlier answer or
+  from the normal approximation, one packed pass per step; the tie rule is decided by the packed sums of
+  the unrounded P where they are clearly (by more than their error bound) on one side, otherwise by the
+  float sums computed exactly as ``performance.solve`` computes them (same terms, same order); plateaus are
+  searched exactly as ``performance.solve`` / ``solve_reference`` search them;
+* E / K are integer arithmetic (SBr from the reference formula, cached) kept in tables by (R0, age class,
+  clamped index, W >= We); Rn, level and first ratings are integers with exact half-up rounding;
+* the Jacobi rounds re-solve only players whose moving opponents changed; the Ausnahmespieler second pass
+  recomputes only what can change (as ``fast.py`` does).
 
-Anything unusual (a rating outside 0-3000, a non-int number, an unknown player in a played game, an
-iteration value far outside the tables) raises ``_Unsupported`` and the caller takes the batch path, which
-falls back to the reference and raises the reference's errors for malformed input.
+Anything unusual (a rating outside 0-3000, a non-int number, an unknown player in a played game, more than
+_MAX_N games of one player, an iteration value outside the table range) raises ``_Unsupported`` and the
+caller takes the batch path, which falls back to the reference and raises the reference's errors for
+malformed input. tests/dwz/test_single_path.py compares this path and its pieces with the reference.
 """
 
 from __future__ import annotations
