@@ -24,6 +24,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.services import audit
 
 
 class YearFilter(admin.SimpleListFilter):
@@ -135,11 +136,25 @@ class PlayerAdmin(admin.ModelAdmin):
     ]
     inlines = [MembershipInline, StartValueInline]
 
+    def save_model(self, request, obj, form, change):
+        # The audit "before" is read now, before the admin writes the player and then his memberships.
+        obj._audit_before = audit.stored_player_snapshot(obj.pk) if change else None
+        super().save_model(request, obj, form, change)
+
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
+        audit.record_player(player=form.instance, before=form.instance._audit_before, user=request.user)
         memberships_changed = any(f.has_changed() for f in formsets if f.model is Membership)
         if change and ("birth_year" in form.changed_data or memberships_changed):
             _report_message(request, services.player_recalculate(player=form.instance))
+
+    def delete_model(self, request, obj):
+        with audit.player_delete_recorded(player=obj, user=request.user):
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for player in queryset:
+            self.delete_model(request, player)
 
 
 @admin.register(Membership)
@@ -149,6 +164,19 @@ class MembershipAdmin(admin.ModelAdmin):
     search_fields = ["player__surname", "player__first_name", "player__key", "club__zps", "member_number"]
     list_filter = [("club", admin.RelatedOnlyFieldListFilter)]
     autocomplete_fields = ["player", "club"]
+
+    def save_model(self, request, obj, form, change):
+        old_player = form.initial.get("player") if change else None
+        with audit.players_recorded(player_ids=[obj.player_id, old_player], user=request.user):
+            super().save_model(request, obj, form, change)
+
+    def delete_model(self, request, obj):
+        with audit.players_recorded(player_ids=[obj.player_id], user=request.user):
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for membership in queryset:
+            self.delete_model(request, membership)
 
 
 class EntryInline(admin.TabularInline):
@@ -229,9 +257,18 @@ class TournamentAdmin(admin.ModelAdmin):
     def organiser(self, obj):
         return obj.organiser
 
+    def save_model(self, request, obj, form, change):
+        # The audit "before" is read now, before the admin writes the head and then the inlines
+        # (``tournament_save`` runs after both and would only see the edited state).
+        obj._audit_before = audit.stored_snapshot(obj.pk) if change else None
+        super().save_model(request, obj, form, change)
+
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        _report_message(request, services.tournament_save(tournament=form.instance, user=request.user))
+        report = services.tournament_save(
+            tournament=form.instance, user=request.user, before=form.instance._audit_before
+        )
+        _report_message(request, report)
 
     def get_deleted_objects(self, objs, request):
         # Entries, games and derived rows go with the tournament; their admins are read-only by design.

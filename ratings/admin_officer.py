@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ratings.audit_display import actor as audit_actor
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import OfficerScope, TournamentEntryMode
 from ratings.services.audit import tournament_restore
@@ -31,12 +32,16 @@ class TournamentEntryModeAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "username", "action", "object_type", "object_repr", "restored_as"]
+    list_display = ["created_at", "actor", "action", "object_type", "object_repr", "restored_as"]
     list_filter = ["action", "object_type"]
     search_fields = ["username", "object_repr"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in AuditEvent._meta.fields]
     actions = ["restore_tournament"]
+
+    @admin.display(description=_("Benutzer"), ordering="username")
+    def actor(self, obj):
+        return audit_actor(obj)
 
     def has_add_permission(self, request, obj=None):
         return False

@@ -50,6 +50,7 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
             adjustment=adjustment,
             user=user,
             action=audit.AuditAction.UPDATE if old else audit.AuditAction.CREATE,
+            before=audit.adjustment_snapshot(old) if old else None,
         )
         adjustment._audit_recorded = True
         return report

@@ -5,13 +5,16 @@
 * ``tournament_save_recorded`` / ``tournament_delete_recorded``: the issue-4 services plus the audit row,
   in one transaction;
 * ``player_create``: a new player (membership, start value) with its audit row;
+* ``stored_player_snapshot`` / ``record_player``: player edits elsewhere (the admin), snapshot taken before
+  the write and the diff recorded after it;
 * ``tournament_restore``: rebuilds a deleted tournament from its snapshot through ``tournament_save``.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -22,7 +25,7 @@ from ratings.enums import AdjustmentKind
 from ratings.models.adjustment import RatingAdjustment
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.federation import Club
-from ratings.models.officer import TournamentEntryMode
+from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.models.player import Membership, Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
 from ratings.services.recalculation import RecalculationReport
@@ -49,8 +52,13 @@ PLAYER_FIELDS = (
     "dsb_id",
     "fide_id",
     "fide_elo",
+    "fide_title",
+    "fide_federation",
     "status",
 )
+
+#: Default of ``before`` in ``tournament_save``: read the "before" snapshot from the database.
+STORED: Any = object()
 
 
 def _json(value: Any) -> Any:
@@ -103,6 +111,7 @@ def tournament_snapshot(tournament: Tournament) -> dict:
     )
     games = Game.objects.filter(tournament=tournament).order_by("round", "board", "pk")
     mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
+    mode = mode or TournamentMode.ROUND_ROBIN  # no row: the entry pages treat it as a round robin
     return {
         "id": tournament.pk,
         "head": {f: _json(getattr(tournament, f)) for f in HEAD_FIELDS},
@@ -198,14 +207,15 @@ def tournament_save_recorded(
     mode: str | None = None,
     user=None,
 ) -> RecalculationReport:
-    """``tournament_save`` plus the entry mode and the audit row, in one transaction."""
+    """``tournament_save`` plus the entry mode and the audit row (the mode change in its diff), in one
+    transaction."""
     from ratings.services.tournaments import tournament_save
 
     with transaction.atomic():
         before = stored_snapshot(tournament.pk)  # from the database, not the edited instance
-        report = tournament_save(tournament=tournament, entries=entries, games=games, user=user)
-        if mode:
-            TournamentEntryMode.objects.update_or_create(tournament=tournament, defaults={"mode": mode})
+        report = tournament_save(
+            tournament=tournament, entries=entries, games=games, user=user, mode=mode, before=before
+        )
         if not getattr(tournament, "_audit_recorded", False):
             record_tournament(tournament=tournament, before=before, user=user)
         return report
@@ -261,11 +271,9 @@ def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, Rec
         ]
         from ratings.services.tournaments import tournament_save
 
-        report = tournament_save(tournament=tournament, entries=entries, games=games, user=user)
-        if snap.get("mode"):
-            TournamentEntryMode.objects.update_or_create(
-                tournament=tournament, defaults={"mode": snap["mode"]}
-            )
+        report = tournament_save(
+            tournament=tournament, entries=entries, games=games, user=user, mode=snap.get("mode"), before=None
+        )
         recorded = AuditEvent.objects.filter(
             object_type=AuditObjectType.TOURNAMENT, object_id=tournament.pk
         ).order_by("-pk")
@@ -283,17 +291,26 @@ def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, Rec
 
 def player_snapshot(player: Player) -> dict:
     return {f: _json(getattr(player, f)) for f in PLAYER_FIELDS} | {
-        "memberships": [str(m) for m in player.memberships.select_related("club")]
+        "memberships": [str(m) for m in player.memberships.select_related("club").order_by("pk")]
     }
 
 
-def record_player(*, player: Player, before: dict | None, user) -> AuditEvent:
+def stored_player_snapshot(player_id: int | None) -> dict | None:
+    """The stored state of a player (None for a new one): taken before a save changes it."""
+    stored = Player.objects.filter(pk=player_id).first() if player_id else None
+    return player_snapshot(stored) if stored is not None else None
+
+
+def record_player(*, player: Player, before: dict | None, user) -> AuditEvent | None:
+    """The audit row of a new (``before`` None) or edited player; None when an edit changed nothing."""
     after = player_snapshot(player)
     changes = {
         k: [None if before is None else before.get(k), v]
         for k, v in after.items()
         if before is None or before.get(k) != v
     }
+    if before is not None and not changes:
+        return None
     return record(
         user=user,
         action=AuditAction.CREATE if before is None else AuditAction.UPDATE,
@@ -306,8 +323,38 @@ def record_player(*, player: Player, before: dict | None, user) -> AuditEvent:
     )
 
 
-def record_adjustment(*, adjustment: RatingAdjustment, user, action: str) -> AuditEvent:
-    snapshot = {
+@contextmanager
+def player_delete_recorded(*, player: Player, user) -> Iterator[None]:
+    """Record the deletion of ``player`` done inside the block, with his last state as snapshot."""
+    with transaction.atomic():
+        pk, name, before = player.pk, str(player), stored_player_snapshot(player.pk) or {}
+        yield
+        record(
+            user=user,
+            action=AuditAction.DELETE,
+            object_type=AuditObjectType.PLAYER,
+            object_id=pk,
+            object_repr=name,
+            player_ref=pk,
+            changes={k: [v, None] for k, v in before.items() if v not in (None, "", [])},
+            snapshot=before,
+        )
+
+
+@contextmanager
+def players_recorded(*, player_ids: Iterable[int | None], user) -> Iterator[None]:
+    """Record what a write inside the block changed on these players (e.g. the admin edits a membership)."""
+    with transaction.atomic():
+        before = {pk: stored_player_snapshot(pk) for pk in set(player_ids) if pk}
+        yield
+        for pk, snap in before.items():
+            player = Player.objects.filter(pk=pk).first()
+            if player is not None and snap is not None:
+                record_player(player=player, before=snap, user=user)
+
+
+def adjustment_snapshot(adjustment: RatingAdjustment) -> dict:
+    return {
         "kind": adjustment.kind,
         "date": _json(adjustment.date),
         "dwz": adjustment.dwz,
@@ -315,6 +362,19 @@ def record_adjustment(*, adjustment: RatingAdjustment, user, action: str) -> Aud
         "fide_elo": adjustment.fide_elo,
         "reason": adjustment.reason,
     }
+
+
+def record_adjustment(
+    *, adjustment: RatingAdjustment, user, action: str, before: dict | None = None
+) -> AuditEvent:
+    """The audit row of an adjustment; ``before`` (its stored snapshot) makes an update's diff real."""
+    snapshot = adjustment_snapshot(adjustment)
+    if action == AuditAction.DELETE:
+        changes = {k: [v, None] for k, v in snapshot.items() if v not in (None, "")}
+    elif before is None:
+        changes = {k: [None, v] for k, v in snapshot.items() if v not in (None, "")}
+    else:
+        changes = {k: [before.get(k), v] for k, v in snapshot.items() if before.get(k) != v}
     return record(
         user=user,
         action=action,
@@ -322,7 +382,7 @@ def record_adjustment(*, adjustment: RatingAdjustment, user, action: str) -> Aud
         object_id=adjustment.pk,
         object_repr=str(adjustment),
         player_ref=adjustment.player_id,
-        changes={k: [None, v] for k, v in snapshot.items() if v not in (None, "")},
+        changes=changes,
         snapshot=snapshot,
     )
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from ratings.dwz.replay import day_start
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
-from ratings.models import Evaluation, Game, Tournament, TournamentEntry
+from ratings.models import Evaluation, Game, Tournament, TournamentEntry, TournamentEntryMode
 
 from . import audit
 from .recalculation import RecalculationReport, earliest, lock_ratings, recalculate_changes
@@ -66,17 +66,24 @@ def tournament_save(
     entries: Sequence[TournamentEntry] | None = None,
     games: Sequence[Game] | None = None,
     user=None,
+    mode: str | None = None,
+    before: dict | None = audit.STORED,
 ) -> RecalculationReport:
     """Validate and save ``tournament`` (and, if given, replace its entries and games), then recalculate
     every rating from the earlier of its old and new end date on.
 
     ``entries`` / ``games`` None keeps the stored ones (e.g. the admin saved its inlines already); they
     are validated either way. ``user`` becomes the rating officer of a new tournament without one.
+    ``mode`` (a ``TournamentMode``) sets the entry mode before the audit row is written, so a type change
+    is part of its diff. ``before`` is the audit snapshot of the state before this save: by default it is
+    read from the database; a caller that wrote parts already (the admin saves head and inlines first)
+    passes the snapshot it took before writing, or None for a new tournament.
     """
     with transaction.atomic():
         lock_ratings()
         old_since = _stored_since(tournament.pk)
-        before = audit.stored_snapshot(tournament.pk)
+        if before is audit.STORED:
+            before = audit.stored_snapshot(tournament.pk)
         if tournament.code == "":
             tournament.code = None
         if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
@@ -106,6 +113,8 @@ def tournament_save(
             games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
         since = earliest(old_since, day_start(tournament.end_date))
         report = recalculate_changes(since=since, changed_tournaments=[tournament.pk])
+        if mode:
+            TournamentEntryMode.objects.update_or_create(tournament=tournament, defaults={"mode": mode})
         audit.record_tournament(tournament=tournament, before=before, user=user)
         tournament._audit_recorded = True
         return report

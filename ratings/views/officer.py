@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ratings import permissions
+from ratings.audit_display import with_lines
 from ratings.forms import (
     BoardFormSet,
     GameSpec,
@@ -214,7 +215,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _trail(tournament_id: int):
-    return audit_service.audit_trail(tournament_id=tournament_id)
+    return with_lines(audit_service.audit_trail(tournament_id=tournament_id))
 
 
 # --- delete ----------------------------------------------------------------------------------------------
