@@ -1,5 +1,6 @@
 """The rating preview on the results page is readable at desktop and phone widths: no column is cut off
-(the table fits its panel without horizontal scrolling) and no DWZ-Index ("1057-17") breaks over two lines.
+(the table fits its panel without horizontal scrolling) and no DWZ-Index ("1057-17") breaks over two lines,
+neither in the preview nor in the participants table.
 """
 
 import datetime
@@ -82,6 +83,8 @@ MEASURE = """() => {
     lastRight: last.right, frameRight: frame.right, cardRight: card.right,
     pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
     dwz: [...table.querySelectorAll('tbody .dwz-index')].map(s => [s.textContent, s.getClientRects().length]),
+    participants: [...document.querySelectorAll('#participants tbody .dwz-index')]
+      .map(s => [s.textContent, s.getClientRects().length]),
   };
 }"""
 
@@ -102,3 +105,5 @@ def test_preview_fits_and_dwz_index_never_wraps(live_server, page, tournament, w
     assert m["pageOverflow"] <= 0
     assert len(m["dwz"]) == 2 * len(PLAYERS)  # DWZ alt and DWZ neu of every player
     assert [text for text, lines in m["dwz"] if lines != 1] == []
+    assert len(m["participants"]) == len(PLAYERS)  # the participants table above, too
+    assert [text for text, lines in m["participants"] if lines != 1] == []
