@@ -12,3 +12,23 @@ from django.utils.translation import gettext
 def test_translation_catalogue_is_compiled(language, expected):
     with translation.override(language):
         assert gettext("Die DWZ für Vereine und Verbände") == expected
+
+
+def test_english_catalogue_is_complete():
+    """Every German msgid has an English translation that keeps its named placeholders."""
+    import re
+    from pathlib import Path
+
+    import polib
+
+    placeholders = re.compile(r"%\((\w+)\)")
+    po = polib.pofile(str(Path(__file__).resolve().parents[2] / "locale/en/LC_MESSAGES/django.po"))
+    assert [entry.msgid for entry in po.untranslated_entries()] == []
+    assert [entry.msgid for entry in po.fuzzy_entries()] == []
+    for entry in po.translated_entries():
+        translations = entry.msgstr_plural.values() if entry.msgid_plural else [entry.msgstr]
+        for text in translations:
+            source = entry.msgid + entry.msgid_plural
+            assert set(placeholders.findall(text)) <= set(placeholders.findall(source))
+            if not entry.msgid_plural:
+                assert set(placeholders.findall(text)) == set(placeholders.findall(entry.msgid)), entry.msgid
