@@ -8,6 +8,7 @@ the players. Callers run inside ``transaction.atomic()`` (``recalculate`` opens 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import time
 from collections import defaultdict
@@ -15,11 +16,12 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
-from ratings.dwz import evaluate
+from ratings.dwz import evaluate, evaluate_many
 from ratings.dwz.replay import (
     AdjustmentEvent,
     Event,
@@ -51,6 +53,7 @@ BATCH = 500
 IN_CHUNK = 900  # stay below SQLite's bound-parameter limit
 END_OF_TIME = datetime.date.max
 THOUSAND = Decimal(1000)
+EMPTY_STATE = PlayerState()
 
 
 @dataclass(slots=True)
@@ -100,15 +103,17 @@ def _thousandths(value: Decimal | None) -> int | None:
     return None if value is None else int(value * THOUSAND)
 
 
-def _decimal(thousandths: int | None) -> Decimal | None:
-    return None if thousandths is None else Decimal(thousandths) / THOUSAND
-
-
 # --- loading ---------------------------------------------------------------------------------------------
 
 
-def _load_tournament_events(since: datetime.date, exclude: set[int]) -> list[TournamentEvent]:
-    """Rated tournaments ending on or after ``since`` with their entries and pairings: three queries."""
+def _load_tournament_events(
+    since: datetime.date, exclude: set[int], *, games_of: set[int] | None = None
+) -> list[TournamentEvent]:
+    """Rated tournaments ending on or after ``since`` with their entries and pairings: three queries.
+
+    ``games_of``: load the pairings of these tournaments only (the others get none; the caller never lets
+    the engine see them).
+    """
     tournaments = {
         pk: (end, code, name)
         for pk, end, code, name in Tournament.objects.filter(rated=True, end_date__gte=since).values_list(
@@ -125,17 +130,7 @@ def _load_tournament_events(since: datetime.date, exclude: set[int]) -> list[Tou
     for tid, player_id, birth_year in entries:
         if tid in tournaments:
             players[tid].append((_pid(player_id), birth_year))
-    games: dict[int, list[GameInput]] = defaultdict(list)
-    pairings = (
-        Game.objects.filter(
-            tournament__rated=True, tournament__end_date__gte=since, result__in=sorted(PAIRING_RESULTS)
-        )
-        .order_by("tournament_id", "round", F("board").asc(nulls_last=True), "pk")
-        .values_list("tournament_id", "white_id", "black_id", "result")
-    )
-    for tid, white, black, result in pairings:
-        if tid in tournaments:
-            games[tid].append(GameInput(_pid(white), _pid(black), result))
+    games = _load_games(games_of, since)
     return [
         TournamentEvent(
             key=pk,
@@ -150,6 +145,44 @@ def _load_tournament_events(since: datetime.date, exclude: set[int]) -> list[Tou
     ]
 
 
+def _load_games(tournaments: set[int] | None, since: datetime.date = datetime.date.min) -> dict:
+    """Pairings (two players) of ``tournaments``, or of every rated tournament ending on or after ``since``,
+    in round / board / creation order."""
+    games: dict[int, list[GameInput]] = defaultdict(list)
+    pairings = (
+        Game.objects.filter(result__in=sorted(PAIRING_RESULTS))
+        .order_by("tournament_id", "round", F("board").asc(nulls_last=True), "pk")
+        .values_list("tournament_id", "white_id", "black_id", "result")
+    )
+    if tournaments is None:
+        pairings = pairings.filter(tournament__rated=True, tournament__end_date__gte=since)
+    for queryset in _by_tournament(pairings, tournaments):
+        for tid, white, black, result in queryset:
+            games[tid].append(GameInput(_pid(white), _pid(black), result))
+    return games
+
+
+def _reach(
+    t_events: list[TournamentEvent], *, seeds: set[int], stored: set[int], hot: set[str]
+) -> tuple[set[int], set[int]]:
+    """The tournaments an incremental replay may evaluate, and the others it must still apply.
+
+    A tournament can be evaluated only if it changed, has no stored results, or a player of it may be dirty
+    when it comes; a player may be dirty from the start (``hot``) or after any such tournament of his. This
+    superset (``reach``) is what needs pairings. ``sharing`` are the other tournaments of its players: their
+    stored results carry those players' states (applied, never evaluated). Tournaments of other players
+    cannot matter and are not loaded at all.
+    """
+    hot = set(hot)
+    reach: set[int] = set()
+    for ev in sorted(t_events, key=lambda e: e.order):
+        if ev.key in seeds or ev.key not in stored or any(pid in hot for pid, _ in ev.players):
+            reach.add(ev.key)
+            hot.update(pid for pid, _ in ev.players)
+    sharing = {ev.key for ev in t_events if ev.key not in reach and any(pid in hot for pid, _ in ev.players)}
+    return reach, sharing
+
+
 def _load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[AdjustmentEvent]:
     rows = RatingAdjustment.objects.filter(date__isnull=False, date__gte=since[0]).values_list(
         "pk", "player_id", "date", "dwz", "index"
@@ -162,19 +195,29 @@ def _load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[Adjustme
     return events
 
 
-def _load_stored(since: datetime.date, members_only: bool = True) -> tuple[dict, dict, dict]:
-    """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since``."""
+def _by_tournament(queryset, tournaments: set[int] | None):
+    """``queryset`` as is, or one query per chunk of ``tournaments`` (SQLite's parameter limit)."""
+    if tournaments is None:
+        return [queryset]
+    return [queryset.filter(tournament_id__in=chunk) for chunk in _chunks(sorted(tournaments))]
+
+
+def _load_stored(since: datetime.date, tournaments: set[int] | None = None) -> tuple[dict, dict, dict]:
+    """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since`` (of
+    ``tournaments`` only, if given)."""
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
-    for tid, player_id, opp, score, end in (
+    rp_query = (
         Restpartie.objects.filter(end_date__gte=since)
         .order_by("tournament_id", "player_id", "seq")
         .values_list("tournament_id", "player_id", "opponent_rating", "score", "end_date")
-    ):
-        rp_rows[(tid, player_id)].append(RestpartieValue(opp, _thousandths(score), end))
+    )
+    for queryset in _by_tournament(rp_query, tournaments):
+        for tid, player_id, opp, score, end in queryset:
+            rp_rows[(tid, player_id)].append(RestpartieValue(opp, _thousandths(score), end))
     by_tournament: dict[int, list[PlayerResult]] = defaultdict(list)
     editions: dict[int, str] = {}
     order: dict[int, OrderKey] = {}
-    rows = (
+    query = (
         Evaluation.objects.filter(end_date__gte=since)
         .order_by("tournament_id", "pk")
         .values_list(
@@ -197,6 +240,7 @@ def _load_stored(since: datetime.date, members_only: bool = True) -> tuple[dict,
             "fide_takeover",
         )
     )
+    rows = (row for queryset in _by_tournament(query, tournaments) for row in queryset)
     for (tid, player_id, end, suffix, edition, status, dwz_old, index_old, n, points, expected, coefficient,
          level, performance, dwz_new, index_new, takeover) in rows:  # fmt: skip
         editions[tid] = edition
@@ -355,41 +399,52 @@ def _history_before(players: set[int], since: OrderKey) -> dict[int, tuple[int |
 # --- writing ---------------------------------------------------------------------------------------------
 
 
+# Model fields in ``concrete_fields`` order: rows are built positionally (Django's fast constructor path, the
+# one ``from_db`` uses), which skips the per-keyword handling of ``Model(**kwargs)``. Checked at import.
+EVALUATION_FIELDS = (
+    "id", "tournament_id", "player_id", "end_date", "code_suffix", "edition", "status", "dwz_old",
+    "index_old", "n", "points", "expected", "coefficient", "level", "performance", "dwz_new", "index_new",
+    "fide_takeover",
+)  # fmt: skip
+RESTPARTIE_FIELDS = ("id", "player_id", "tournament_id", "seq", "opponent_rating", "score", "end_date")
+for _model, _fields in ((Evaluation, EVALUATION_FIELDS), (Restpartie, RESTPARTIE_FIELDS)):
+    if tuple(f.attname for f in _model._meta.concrete_fields) != _fields:
+        raise ImproperlyConfigured(f"recalculation: update the field order of {_model.__name__}")
+
+
 def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult):
     evaluations, restpartien = [], []
     suffix = event.code[-3:] if event.code else None
+    end_date, edition = event.end_date, result.edition
     for pr in result.players:
         player_id = int(pr.id)
+        expected = pr.expected
         evaluations.append(
             Evaluation(
-                tournament_id=tid,
-                player_id=player_id,
-                end_date=event.end_date,
-                code_suffix=suffix,
-                edition=result.edition,
-                status=pr.status,
-                dwz_old=pr.dwz_old,
-                index_old=pr.index_old,
-                n=pr.n,
-                points=_decimal(pr.points),
-                expected=_decimal(pr.expected),
-                coefficient=pr.coefficient,
-                level=pr.level,
-                performance=pr.performance,
-                dwz_new=pr.dwz_new,
-                index_new=pr.index_new,
-                fide_takeover=pr.fide_takeover,
+                None,
+                tid,
+                player_id,
+                end_date,
+                suffix,
+                edition,
+                pr.status,
+                pr.dwz_old,
+                pr.index_old,
+                pr.n,
+                Decimal(pr.points) / THOUSAND,
+                None if expected is None else Decimal(expected) / THOUSAND,
+                pr.coefficient,
+                pr.level,
+                pr.performance,
+                pr.dwz_new,
+                pr.index_new,
+                pr.fide_takeover,
             )
         )
         for seq, rp in enumerate(pr.restpartien):
             restpartien.append(
                 Restpartie(
-                    tournament_id=tid,
-                    player_id=player_id,
-                    seq=seq,
-                    opponent_rating=rp.opponent_rating,
-                    score=_decimal(rp.score),
-                    end_date=rp.end_date,
+                    None, player_id, tid, seq, rp.opponent_rating, Decimal(rp.score) / THOUSAND, rp.end_date
                 )
             )
     return evaluations, restpartien
@@ -400,7 +455,17 @@ def _rating_giving() -> Q:
 
 
 def _update_players(states: dict[str, PlayerState], touched: set[int], report: RecalculationReport) -> None:
-    to_update = []
+    """Write each touched player's DWZ, index and last evaluation where they changed.
+
+    Updates are grouped by value (one ``UPDATE ... WHERE id IN (...)`` per field and distinct new value):
+    ratings take a few thousand distinct values, so this stays a bounded number of cheap statements, where
+    ``bulk_update``'s per-row ``CASE WHEN`` costs about a millisecond per player to build.
+    """
+    changes: dict[str, dict[object, list[int]]] = {
+        "dwz": defaultdict(list),
+        "index": defaultdict(list),
+        "last_evaluated": defaultdict(list),
+    }
     for chunk in _chunks(touched):
         last = dict(
             Evaluation.objects.filter(_rating_giving(), player_id__in=chunk)
@@ -408,15 +473,21 @@ def _update_players(states: dict[str, PlayerState], touched: set[int], report: R
             .annotate(last=Max("end_date"))
             .values_list("player_id", "last")
         )
-        for player in Player.objects.filter(pk__in=chunk).only("pk", "dwz", "index", "last_evaluated"):
-            state = states.get(_pid(player.pk)) or PlayerState()
-            new = (state.dwz, state.index, last.get(player.pk))
-            if (player.dwz, player.index, player.last_evaluated) != new:
-                if player.dwz != state.dwz:
-                    report.rating_changes[player.pk] = (player.dwz, state.dwz)
-                player.dwz, player.index, player.last_evaluated = new
-                to_update.append(player)
-    Player.objects.bulk_update(to_update, ["dwz", "index", "last_evaluated"], batch_size=BATCH)
+        rows = Player.objects.filter(pk__in=chunk).values_list("pk", "dwz", "index", "last_evaluated")
+        for pk, dwz, index, last_evaluated in rows:
+            state = states.get(_pid(pk)) or EMPTY_STATE
+            if dwz != state.dwz:
+                report.rating_changes[pk] = (dwz, state.dwz)
+                changes["dwz"][state.dwz].append(pk)
+            if index != state.index:
+                changes["index"][state.index].append(pk)
+            new_last = last.get(pk)
+            if last_evaluated != new_last:
+                changes["last_evaluated"][new_last].append(pk)
+    for name, groups in changes.items():
+        for value, pks in groups.items():
+            for chunk in _chunks(pks):
+                Player.objects.filter(pk__in=chunk).update(**{name: value})
 
 
 # --- the recalculation -----------------------------------------------------------------------------------
@@ -451,7 +522,6 @@ def recalculate_changes(
         since = day_start(END_OF_TIME)
     since_date = since[0]
 
-    t_events = _load_tournament_events(since_date, removed_t)
     a_events = _load_adjustment_events(since, removed_a)
     old_adjustments = [
         (adjustment_order(date, pk), pk, player_id)
@@ -460,7 +530,35 @@ def recalculate_changes(
         ).values_list("pk", "player_id", "date")
         if adjustment_order(date, pk) >= since
     ]
-    stored, stored_order, _ = _load_stored(since_date)
+    changed_t = {pk for kind, pk in changed if kind == "t"}
+    changed_adj = {pk for kind, pk in changed if kind == "a"} | removed_a
+    reach: set[int] | None = None  # the tournaments the replay may evaluate (None: all)
+    if everything:
+        t_events = _load_tournament_events(since_date, removed_t)
+        stored, stored_order, _ = _load_stored(since_date)
+    else:
+        # Load pairings and stored results only for what the change can reach (see ``_reach``).
+        t_events = _load_tournament_events(since_date, removed_t, games_of=set())
+        hot = dirty_pks | reset_pks
+        hot |= {player_id for _, pk, player_id in old_adjustments if pk in changed_adj}
+        hot |= {int(ev.player) for ev in a_events if ev.key in changed_adj}
+        for chunk in _chunks(changed_t | removed_t):
+            hot.update(Evaluation.objects.filter(tournament_id__in=chunk).values_list("player_id", flat=True))
+        with_rows = set(
+            Evaluation.objects.filter(end_date__gte=since_date)
+            .values_list("tournament_id", flat=True)
+            .distinct()
+        )
+        reach, sharing = _reach(t_events, seeds=changed_t, stored=with_rows, hot={_pid(pk) for pk in hot})
+        # Stored rows of tournaments no longer rated here (or moved away) must be found and cleared.
+        stale = with_rows - {ev.key for ev in t_events}
+        games = _load_games(reach)
+        t_events = [
+            dataclasses.replace(ev, games=tuple(games.get(ev.key, ()))) if ev.key in reach else ev
+            for ev in t_events
+            if ev.key in reach or ev.key in sharing
+        ]
+        stored, stored_order, _ = _load_stored(since_date, reach | sharing | changed_t | removed_t | stale)
     start_values = _start_values()
     members = _members()
 
@@ -469,11 +567,10 @@ def recalculate_changes(
     # A tournament that moved in the order leaves all its old players dirty from its old place on.
     new_players = {ev.key: {int(p) for p, _ in ev.players} for ev in t_events}
     new_order = {ev.key: ev.order for ev in t_events}
-    for tid in removed_t | {pk for kind, pk in changed if kind == "t"}:
+    for tid in removed_t | changed_t:
         old = {int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players}
         stayed = tid in new_order and stored_order.get(tid) == new_order[tid]
         dirty_pks |= old - new_players[tid] if stayed else old
-    changed_adj = {pk for kind, pk in changed if kind == "a"} | removed_a
     dirty_pks |= {player_id for _, pk, player_id in old_adjustments if pk in changed_adj}
     dirty_pks |= {int(ev.player) for ev in a_events if ev.key in changed_adj}
 
@@ -519,9 +616,13 @@ def recalculate_changes(
         changed=changed,
         stored=stored_keyed,
         evaluator=lambda t: evaluate(t),
+        batch_evaluator=lambda ts: evaluate_many(ts),
         on_event=on_event,
     )
 
+    if reach is not None and not {key[1] for key in outcome.evaluated} <= reach:
+        # Never expected (``_reach`` is a superset by construction); without pairings it would be wrong.
+        raise RuntimeError("recalculation: a tournament outside the loaded reach was evaluated")
     by_key = {e.key: e for e in events}
     write: list[int] = []
     new_evaluations, new_restpartien = [], []
@@ -614,6 +715,7 @@ def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> lis
         states,
         members=lambda pid: int(pid) in members,
         evaluator=lambda t: evaluate(t),
+        batch_evaluator=lambda ts: evaluate_many(ts),
         on_event=on_event,
     )
     stored, _, _ = _load_stored(datetime.date.min)
