@@ -319,6 +319,7 @@ _NO_AGE = 10**6  # no birth year: adult (spec §2)
 
 def _new_result_factory():
     """A constructor for PlayerResult that sets the slots directly (about twice as fast as ``__init__``).
+    All fields are positional and required here (also ``fide_takeover`` and ``entry_rating``).
 
     PlayerResult is a frozen, slotted dataclass without ``__post_init__``; its generated ``__init__`` does
     nothing but ``object.__setattr__`` for each field, which is what this does, via the slot descriptors.
@@ -328,18 +329,18 @@ def _new_result_factory():
     names = [f.name for f in dataclasses.fields(PlayerResult)]
     assert names == [
         "id", "status", "dwz_old", "index_old", "n", "points", "expected", "coefficient", "level",
-        "performance", "dwz_new", "index_new", "restpartien", "fide_takeover",
+        "performance", "dwz_new", "index_new", "restpartien", "fide_takeover", "entry_rating",
     ]  # fmt: skip
     assert not hasattr(PlayerResult, "__post_init__")
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13 = (
+    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14 = (
         getattr(PlayerResult, name).__set__ for name in names
     )
     new = object.__new__
 
     def make(
-        a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, cls=PlayerResult, new=new,
+        a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, cls=PlayerResult, new=new,
         s0=s0, s1=s1, s2=s2, s3=s3, s4=s4, s5=s5, s6=s6, s7=s7, s8=s8, s9=s9, s10=s10, s11=s11, s12=s12,
-        s13=s13,
+        s13=s13, s14=s14,
     ):  # fmt: skip
         o = new(cls)
         s0(o, a0)
@@ -356,6 +357,7 @@ def _new_result_factory():
         s11(o, a11)
         s12(o, a12)
         s13(o, a13)
+        s14(o, a14)
         return o
 
     return make
@@ -808,6 +810,7 @@ def _assemble(
     zw = (w_c[zus_idx] + rp_w[zus_idx]).tolist()
     zv = values.tolist()
     zf = first.tolist()
+    en = entry.tolist()
     ze = first_exp.tolist()
     make = _make_result
     dec_e, dec_k = _decimals(0), _decimals(k_dec)
@@ -824,17 +827,22 @@ def _assemble(
                     (dec_e.get(c) or _new_decimal(dec_e, c, 0))
                     if classic_t[t_of_p[i]]
                     else (dec_k.get(c) or _new_decimal(dec_k, c, k_dec)),
-                    lv[i], pf[i] if n >= min_games else None, rnl[i], inew[i], (), to[i],
+                    lv[i], pf[i] if n >= min_games else None, rnl[i], inew[i], (), to[i], en[i],
                 )
             )  # fmt: skip
         elif s == 1:
-            append(make(ids[i], "rated", r0[i], io[i], 0, 0, None, None, None, None, r0[i], io[i], (), to[i]))
+            append(
+                make(
+                    ids[i], "rated", r0[i], io[i], 0, 0, None, None, None, None, r0[i], io[i], (), to[i],
+                    r0[i],
+                )
+            )  # fmt: skip
         elif s == 2:
             k = zpos[i]
             append(
                 make(
                     ids[i], "first", None, None, zn[k], zw[k], ze[k], None, lv[i], zv[k], zf[k], first_index,
-                    (), False,
+                    (), False, zf[k],
                 )
             )  # fmt: skip
         else:
@@ -845,8 +853,11 @@ def _assemble(
             else:
                 rps = ()
             append(
-                make(ids[i], "not_rated", None, None, 0, 0, None, None, None, None, None, None, rps, False)
-            )
+                make(
+                    ids[i], "not_rated", None, None, 0, 0, None, None, None, None, None, None, rps, False,
+                    None,
+                )
+            )  # fmt: skip
     results = []
     offsets = b.offsets
     for t_no, edition in enumerate(b.editions):

@@ -202,6 +202,7 @@ def _rated_result(tour: _Tournament, i: int, entry: list[int | None], perf: int 
             index_new=index_old,
             restpartien=(),
             fide_takeover=takeover,
+            entry_rating=entry[i],
         )
     opponents = [entry[g.opponent] for g in games]
     points = sum(g.score for g in games)
@@ -235,6 +236,7 @@ def _rated_result(tour: _Tournament, i: int, entry: list[int | None], perf: int 
         index_new=common.takeover_index_after if takeover else index_old + 1,
         restpartien=(),
         fide_takeover=takeover,
+        entry_rating=entry[i],
     )
 
 
@@ -268,6 +270,7 @@ def _first_result(
         dwz_new=first[i],
         index_new=tour.edition.common.first_rating_index,
         restpartien=(),
+        entry_rating=first[i],
     )
 
 

@@ -655,7 +655,9 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
             co = c_opps[i]
             n = len(co)
             if not n:
-                append(make(pid, "rated", r, index_old, 0, 0, None, None, None, None, r, index_old, (), to))
+                append(
+                    make(pid, "rated", r, index_old, 0, 0, None, None, None, None, r, index_old, (), to, r)
+                )
                 continue
             points = c_w[i]
             expected = we[i]
@@ -705,6 +707,7 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
                 make(
                     pid, "rated", r, index_old, n, points, expected, coefficient,
                     (2 * s + n) // (2 * n) if s >= 0 else rhu_div(s, n), perf[i], rn, index_new, (), to,
+                    entry[i],
                 )
             )  # fmt: skip
         elif i in zus_set:
@@ -716,7 +719,7 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
                 make(
                     pid, "first", None, None, len(u), c_w[i] + rp_w[i], sum([p_table[ri - o] for o in u]),
                     None, rhu_div(sum([entry[o] for o in co]), len(co)), values[i], first[i], first_index,
-                    (), False,
+                    (), False, first[i],
                 )
             )  # fmt: skip
         else:
@@ -726,8 +729,11 @@ def evaluate_single(t: TournamentInput) -> TournamentResult:
                     Restpartie(entry[o], s, end) for o, s in zip(opps[i], scores[i], strict=True) if in1[o]
                 )
             append(
-                make(pid, "not_rated", None, None, 0, 0, None, None, None, None, None, None, handed, False)
-            )
+                make(
+                    pid, "not_rated", None, None, 0, 0, None, None, None, None, None, None, handed, False,
+                    None,
+                )
+            )  # fmt: skip
     assert len(out) == len(players)
     return TournamentResult(edition=edition.name.value, players=tuple(out))
 

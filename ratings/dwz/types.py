@@ -93,6 +93,10 @@ class PlayerResult:
     index_new: int | None
     restpartien: tuple[Restpartie, ...]
     fide_takeover: bool = False
+    # The rating with which the player entered his opponents' We (spec §3): R0, Rh for an Ausnahmespieler
+    # (§7.4), the final first rating for a `first` player; None for a `not_rated` player. Also set for a
+    # rated player with n = 0 (R0). Not part of the JSON contract (§13).
+    entry_rating: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

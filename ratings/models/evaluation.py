@@ -35,6 +35,13 @@ class Evaluation(models.Model):
     dwz_new = models.PositiveSmallIntegerField(_("DWZ neu"), null=True)
     index_new = models.PositiveSmallIntegerField(_("Index neu"), null=True)
     fide_takeover = models.BooleanField(_("Elo-Übernahme"), default=False)
+    # Spec §3: R0, Rh of an Ausnahmespieler (§7.4) or the first rating; NULL for a not-rated player (and for
+    # rows written before this field existed, until the next ``recalculate``).
+    entry_rating = models.PositiveSmallIntegerField(
+        _("Eingangswertung"),
+        null=True,
+        help_text=_("Wertung, mit der der Spieler in die Erwartungswerte seiner Gegner eingeht"),
+    )
 
     class Meta:
         verbose_name = _("Auswertung")

@@ -238,11 +238,12 @@ def _load_stored(since: datetime.date, tournaments: set[int] | None = None) -> t
             "dwz_new",
             "index_new",
             "fide_takeover",
+            "entry_rating",
         )
     )
     rows = (row for queryset in _by_tournament(query, tournaments) for row in queryset)
     for (tid, player_id, end, suffix, edition, status, dwz_old, index_old, n, points, expected, coefficient,
-         level, performance, dwz_new, index_new, takeover) in rows:  # fmt: skip
+         level, performance, dwz_new, index_new, takeover, entry_rating) in rows:  # fmt: skip
         editions[tid] = edition
         order[tid] = _stored_order(end, suffix, tid)
         by_tournament[tid].append(
@@ -261,6 +262,7 @@ def _load_stored(since: datetime.date, tournaments: set[int] | None = None) -> t
                 index_new=index_new,
                 restpartien=tuple(rp_rows.get((tid, player_id), ())),
                 fide_takeover=takeover,
+                entry_rating=entry_rating,
             )
         )
     stored = {tid: TournamentResult(editions[tid], tuple(prs)) for tid, prs in by_tournament.items()}
@@ -404,7 +406,7 @@ def _history_before(players: set[int], since: OrderKey) -> dict[int, tuple[int |
 EVALUATION_FIELDS = (
     "id", "tournament_id", "player_id", "end_date", "code_suffix", "edition", "status", "dwz_old",
     "index_old", "n", "points", "expected", "coefficient", "level", "performance", "dwz_new", "index_new",
-    "fide_takeover",
+    "fide_takeover", "entry_rating",
 )  # fmt: skip
 RESTPARTIE_FIELDS = ("id", "player_id", "tournament_id", "seq", "opponent_rating", "score", "end_date")
 for _model, _fields in ((Evaluation, EVALUATION_FIELDS), (Restpartie, RESTPARTIE_FIELDS)):
@@ -439,6 +441,7 @@ def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult)
                 pr.dwz_new,
                 pr.index_new,
                 pr.fide_takeover,
+                pr.entry_rating,
             )
         )
         for seq, rp in enumerate(pr.restpartien):

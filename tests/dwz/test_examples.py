@@ -9,11 +9,13 @@ from decimal import Decimal
 
 import pytest
 
-from ratings.dwz import evaluate
+from ratings.dwz import evaluate, evaluate_many
 from ratings.dwz.contract import parse_tournament, result_to_json
 from ratings.dwz.editions import CLASSIC, COMMON, WO2026
 from ratings.dwz.first_rating import IterationPlayer, iterate, map_first_rating, start_value
 from ratings.dwz.performance import rounded_sum, solve, unrounded_sum
+from ratings.dwz.reference_impl import evaluate_reference
+from ratings.dwz.single import evaluate_single
 
 from .builders import example, load_examples
 
@@ -114,6 +116,70 @@ def test_e8_without_the_rule_before_2016_08_01():
     data = {**data, "tournament": {**data["tournament"], "end_date": "2016-07-31"}}
     p = {r.id: r for r in evaluate(parse_tournament(data)).players}
     assert (p["B"].expected, p["B"].dwz_new) == (3454, 1582)
+
+
+def _entry_ratings(data: dict) -> list[dict[str, int | None]]:
+    """Entry ratings by player id from each engine path: reference, batch (fast), lean single path."""
+    t = parse_tournament(data)
+    results = [evaluate_reference(t), evaluate_many([t])[0], evaluate_single(t), evaluate(t)]
+    return [{p.id: p.entry_rating for p in r.players} for r in results]
+
+
+def test_e8_entry_ratings():
+    """A is an Ausnahmespieler (Rh 1906 > 1150 + 300): he enters his opponents' We at 1906, everybody
+    else at R0 (B 1610); the same tournament before 2016-08-01 keeps A at 1150."""
+    data = example("E8")["input"]
+    r0 = {p["id"]: p["dwz"] for p in data["players"]}
+    for by_path in _entry_ratings(data):
+        assert by_path["A"] == 1906 and by_path["B"] == 1610
+        assert by_path == {**r0, "A": 1906}
+    before = {**data, "tournament": {**data["tournament"], "end_date": "2016-07-31"}}
+    for by_path in _entry_ratings(before):
+        assert by_path == r0
+
+
+def test_e9_entry_ratings():
+    """First ratings enter at their final value (U1 1572, U2 1509); the not-rated U3 has none; rated at R0."""
+    data = example("E9")["input"]
+    for by_path in _entry_ratings(data):
+        assert (by_path["U1"], by_path["U2"], by_path["U3"]) == (1572, 1509, None)
+        assert by_path["R1"] == 1720
+    # Not part of the JSON contract (spec §13).
+    assert "entry_rating" not in result_to_json(evaluate(parse_tournament(data)))["players"][0]
+
+
+def test_entry_rating_is_rh_of_pass_1_not_the_final_performance():
+    """A (1068) is an Ausnahmespieler with pass-1 Rh 1755; U's first rating moves in pass 2 and with it A's
+    final performance (1777). A enters his opponents' We at 1755 (spec §7.4: the test is done once)."""
+    rated = {"A": (1068, 4, 2008), "R0": (1580, 20, 1980), "R1": (1510, 20, 1980), "R2": (1703, 20, 1980)}
+    rated["R3"] = (1680, 20, 1980)
+    players = [{"id": i, "dwz": d, "index": x, "birth_year": b} for i, (d, x, b) in rated.items()]
+    players.append({"id": "U", "birth_year": 1990})
+    results = "½½11½100½1½00½1"
+    order = ["A", "R0", "R1", "R2", "R3", "U"]
+    pairs = [(w, b) for k, w in enumerate(order) for b in order[k + 1 :]]
+    code = {"1": "1-0", "0": "0-1", "½": "1/2-1/2"}
+    games = [{"white": w, "black": b, "result": code[r]} for (w, b), r in zip(pairs, results, strict=True)]
+    data = {"tournament": {"end_date": "2019-11-24"}, "players": players, "games": games}
+    t = parse_tournament(data)
+    for r in (evaluate_reference(t), evaluate_many([t])[0], evaluate_single(t)):
+        a = next(p for p in r.players if p.id == "A")
+        assert (a.performance, a.entry_rating) == (1777, 1755)
+    for by_path in _entry_ratings(data):
+        assert by_path == {"A": 1755, "R0": 1580, "R1": 1510, "R2": 1703, "R3": 1680, "U": 1646}
+
+
+def test_entry_rating_of_a_rated_player_without_counted_games_is_r0():
+    """Rated with n = 0 (only a forfeit): not evaluated, but in Auswahl II at R0 (spec §3)."""
+    t = parse_tournament(
+        {
+            "tournament": {"end_date": "2020-05-01"},
+            "players": [{"id": "A", "dwz": 1500, "index": 3}, {"id": "B", "dwz": 1400, "index": 3}],
+            "games": [{"white": "A", "black": "B", "result": "+-"}],
+        }
+    )
+    for r in (evaluate_reference(t), evaluate_many([t])[0], evaluate_single(t)):
+        assert [(p.n, p.entry_rating) for p in r.players] == [(0, 1500), (0, 1400)]
 
 
 def test_e9_start_values_and_rounds():

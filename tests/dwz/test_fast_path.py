@@ -207,7 +207,7 @@ def test_out_of_range_and_malformed_input_take_the_reference():
 
 
 def test_fast_constructor_builds_equal_results():
-    args = ("A", "rated", 1500, 3, 5, 2500, 2400, Decimal("25.7"), 1500, 1600, 1510, 4, (), False)
+    args = ("A", "rated", 1500, 3, 5, 2500, 2400, Decimal("25.7"), 1500, 1600, 1510, 4, (), False, 1500)
     built = _make_result(*args)
     assert (
         type(built) is PlayerResult

@@ -62,6 +62,7 @@ def snapshot():
             "index_new",
             "edition",
             "fide_takeover",
+            "entry_rating",
         )
     )
     restpartien = sorted(

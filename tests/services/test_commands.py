@@ -225,3 +225,12 @@ def test_recalculate_verify_exits_1_listing_differences(tmp_path):
     call_command("recalculate", "--verify", stdout=io.StringIO())
     call_command("recalculate", "--from", "2018-01-01", stdout=io.StringIO())
     assert Evaluation.objects.get(player__key="A").dwz_new == 1101
+    # After the upgrade that added entry ratings, stored rows have NULL until one full recalculation.
+    Evaluation.objects.update(entry_rating=None)
+    out = io.StringIO()
+    with pytest.raises(CommandError):
+        call_command("recalculate", "--verify", stdout=out)
+    assert "entry_rating stored None, replay 1200" in out.getvalue()
+    call_command("recalculate", stdout=io.StringIO())
+    call_command("recalculate", "--verify", stdout=io.StringIO())
+    assert Evaluation.objects.get(player__key="B").entry_rating == 1200

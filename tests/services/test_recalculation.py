@@ -13,6 +13,7 @@ from ratings.services import (
     tournament_delete,
     tournament_save,
 )
+from tests.dwz.builders import example
 from tests.factories import MembershipFactory
 from tests.services.builders import player, random_history, save_tournament, snapshot
 
@@ -293,3 +294,44 @@ def test_verify_reports_a_tampered_value():
     assert len(problems) == 2
     assert any(f"player {a.pk}" in p for p in problems)
     assert any("level stored 999, replay 1000" in p for p in problems)
+
+
+def _e8():
+    """Spec §14 E8 through the services: A (1150) is an Ausnahmespieler with Rh 1906; plus a not-rated U
+    who only lost to A (his game counts for nobody)."""
+    data = example("E8")["input"]
+    by_id = {
+        p["id"]: player(dwz=p["dwz"], index=p["index"], birth_year=p["birth_year"]) for p in data["players"]
+    }
+    by_id["U"] = player(birth_year=1990)
+    games = [(by_id[g["white"]], by_id[g["black"]], g["result"]) for g in data["games"]]
+    games.append((by_id["A"], by_id["U"], "1-0"))
+    t, _ = save_tournament(list(by_id.values()), games, end=D(2019, 11, 24), name="E8")
+    return t, by_id
+
+
+def test_entry_ratings_are_stored():
+    t, p = _e8()
+    stored = {ev.player_id: ev.entry_rating for ev in Evaluation.objects.filter(tournament=t)}
+    assert stored == {
+        p["A"].pk: 1906, p["B"].pk: 1610, p["C"].pk: 1540, p["D"].pk: 1495, p["E"].pk: 1580, p["F"].pk: 1455,
+        p["U"].pk: None,
+    }  # fmt: skip
+    assert ratings_verify() == []
+
+
+def test_null_entry_ratings_after_the_upgrade_are_differences_until_recalculate():
+    """Rows stored before the field existed have NULL: verify lists them, one full recalculation rewrites
+    them, and a second one writes nothing (its rows compare equal)."""
+    t, p = _e8()
+    Evaluation.objects.filter(tournament=t).update(entry_rating=None)
+    problems = ratings_verify()
+    assert len(problems) == 6  # every player but the not-rated U
+    assert any(f"player {p['A'].pk}: entry_rating stored None, replay 1906" in x for x in problems)
+    report = recalculate()
+    assert report.tournaments == [t.pk]
+    assert Evaluation.objects.get(tournament=t, player=p["A"]).entry_rating == 1906
+    assert ratings_verify() == []
+    pks = set(Evaluation.objects.values_list("pk", flat=True))
+    recalculate()
+    assert set(Evaluation.objects.values_list("pk", flat=True)) == pks  # nothing rewritten
