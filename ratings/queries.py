@@ -502,12 +502,24 @@ def tournament_detail(pk: int) -> Tournament | None:
 def entry_rating(evaluation: Evaluation | None) -> int | None:
     """The rating with which a player entered his opponents' We (spec §3), from his stored evaluation.
 
-    Rated: R0, or his performance if it exceeds R0 + 300 (Ausnahmespieler, spec §7.4); first rating: the new
-    DWZ; not rated: none. The stored performance is the final one; the Ausnahmespieler test uses the pass-1
-    performance, which differs only when first ratings in the same tournament moved in pass 2.
+    The engine's exact value (``Evaluation.entry_rating``: R0, Rh of an Ausnahmespieler, or the first rating)
+    where stored; rows written before that field existed (NULL until the next ``recalculate``) fall back to
+    ``reconstructed_entry_rating``.
     """
     if evaluation is None:
         return None
+    if evaluation.entry_rating is not None:
+        return evaluation.entry_rating
+    return reconstructed_entry_rating(evaluation)
+
+
+def reconstructed_entry_rating(evaluation: Evaluation) -> int | None:
+    """An approximation of the entry rating for evaluations stored without it.
+
+    Rated: R0, or his performance if it exceeds R0 + 300 (Ausnahmespieler, spec §7.4); first rating: the new
+    DWZ; not rated: none. The stored performance is the final one; the Ausnahmespieler test uses the pass-1
+    performance, which differs when first ratings in the same tournament moved in pass 2.
+    """
     if evaluation.status == EvaluationStatus.FIRST:
         return evaluation.dwz_new
     if evaluation.status != EvaluationStatus.RATED or evaluation.dwz_old is None:

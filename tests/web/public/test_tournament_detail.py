@@ -1,7 +1,16 @@
 """Tournament page: head, evaluation table, progress table / crosstable, scoresheets (spec §14 E1, E2)."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
+
+from ratings import queries
+from ratings.enums import EvaluationStatus
+from ratings.models import Evaluation
+from ratings.services import recalculate
+from tests.dwz.builders import example
+from tests.web.public.builders import make_player, make_tournament
 
 
 def url(t):
@@ -73,3 +82,98 @@ def test_query_count(client, populate, django_assert_num_queries, item_count):
     with django_assert_num_queries(5):  # tournament, entries, evaluations, memberships, games
         response = client.get(url(t))
     assert len(response.context["view"].rows) == item_count + 1
+
+
+def _store(federation, players, games, *, end, name):
+    """Players as (id, dwz, index, birth_year), games as (white id, black id, result): a stored tournament."""
+    by_id = {
+        pid: make_player(surname=pid, first_name="X", dwz=dwz, index=index, birth_year=birth)
+        for pid, dwz, index, birth in players
+    }
+    rows = [(i, by_id[w], by_id[b], res) for i, (w, b, res) in enumerate(games, start=1)]
+    t = make_tournament(list(by_id.values()), rows, end=end, name=name, organiser_club=federation["club"])
+    return t, by_id
+
+
+@pytest.fixture
+def e8(federation):
+    """Spec §14 E8 stored through the services: A (1150) is an Ausnahmespieler with Rh 1906."""
+    data = example("E8")["input"]
+    players = [(p["id"], p["dwz"], p["index"], p["birth_year"]) for p in data["players"]]
+    games = [(g["white"], g["black"], g["result"]) for g in data["games"]]
+    t, by_id = _store(federation, players, games, end=datetime.date(2019, 11, 24), name="E8")
+    return {"tournament": t, **by_id}
+
+
+@pytest.fixture
+def pass2(federation):
+    """A (1068, youth) is an Ausnahmespieler (pass-1 Rh 1755 > 1368); the unrated U, who drew with him, gets a
+    different first rating in pass 2, which moves A's final performance to 1777: his entry rating (1755)
+    is not his stored performance, so only the stored entry rating gives the exact We of his opponents."""
+    players = [
+        ("A", 1068, 4, 2008),
+        ("R0", 1580, 20, 1980),
+        ("R1", 1510, 20, 1980),
+        ("R2", 1703, 20, 1980),
+        ("R3", 1680, 20, 1980),
+        ("U", None, None, 1990),
+    ]
+    games = [
+        ("A", "R0", "1/2-1/2"), ("A", "R1", "1/2-1/2"), ("A", "R2", "1-0"), ("A", "R3", "1-0"),
+        ("A", "U", "1/2-1/2"), ("R0", "R1", "1-0"), ("R0", "R2", "0-1"), ("R0", "R3", "0-1"),
+        ("R0", "U", "1/2-1/2"), ("R1", "R2", "1-0"), ("R1", "R3", "1/2-1/2"), ("R1", "U", "0-1"),
+        ("R2", "R3", "0-1"), ("R2", "U", "1/2-1/2"), ("R3", "U", "1-0"),
+    ]  # fmt: skip
+    t, by_id = _store(federation, players, games, end=datetime.date(2019, 11, 24), name="Pass 2")
+    return {"tournament": t, **by_id}
+
+
+def _rows(client, t):
+    view = client.get(url(t)).context["view"]
+    return {row.player.surname: row for row in view.rows}
+
+
+def _assert_we_sums_match_stored(rows):
+    for row in rows.values():
+        ev = row.evaluation
+        if ev.status == EvaluationStatus.RATED and ev.n > 0:
+            assert row.expected_sum == ev.expected, row.player.surname
+
+
+def test_scoresheet_e8_ausnahmespieler_enters_at_rh(client, e8):
+    """Spec E8: B meets A at 1906 (not 1150): p(1610 - 1906) = .148; B's We 2.654."""
+    rows = _rows(client, e8["tournament"])
+    assert rows["A"].evaluation.entry_rating == 1906 and rows["B"].evaluation.entry_rating == 1610
+    line = next(line for line in rows["B"].lines if line.opponent.player_id == e8["A"].pk)
+    assert (line.opponent_rating, str(line.expected)) == (1906, "0.148")
+    assert str(rows["B"].expected_sum) == "2.654" == str(rows["B"].evaluation.expected)
+    # A's own We is against his opponents' R0 (spec E8: 0.451), his own rating R0.
+    assert [line.opponent_rating for line in rows["A"].lines] == [1610, 1540, 1495, 1580, 1455]
+    _assert_we_sums_match_stored(rows)
+
+
+def test_scoresheet_uses_the_stored_entry_rating_not_the_performance(client, pass2):
+    rows = _rows(client, pass2["tournament"])
+    a = rows["A"].evaluation
+    assert (a.dwz_old, a.performance, a.entry_rating) == (1068, 1777, 1755)
+    assert queries.reconstructed_entry_rating(a) == 1777  # the old approximation would be wrong here
+    assert rows["U"].evaluation.status == EvaluationStatus.FIRST
+    for name in ("R0", "R1", "R2", "R3", "U"):
+        line = next(line for line in rows[name].lines if line.opponent.player_id == pass2["A"].pk)
+        assert line.opponent_rating == 1755, name
+    _assert_we_sums_match_stored(rows)
+    html = client.get(url(pass2["tournament"])).content.decode()
+    assert ">1755<" in html and ">1777<" in html  # the entry rating in the scoresheets, the performance
+
+
+def test_scoresheet_falls_back_to_the_reconstruction_for_rows_without_entry_rating(client, pass2):
+    """Rows stored before the field existed (NULL until ``manage.py recalculate``)."""
+    Evaluation.objects.filter(tournament=pass2["tournament"]).update(entry_rating=None)
+    rows = _rows(client, pass2["tournament"])
+    line = next(line for line in rows["R0"].lines if line.opponent.player_id == pass2["A"].pk)
+    assert line.opponent_rating == 1777
+    recalculate()
+    rows = _rows(client, pass2["tournament"])
+    line = next(line for line in rows["R0"].lines if line.opponent.player_id == pass2["A"].pk)
+    assert line.opponent_rating == 1755
+    _assert_we_sums_match_stored(rows)
