@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import operator
 import time
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator
@@ -18,7 +19,8 @@ from decimal import Decimal
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
-from django.db.models import F, Max, Q
+from django.db.models import F, IntegerField, Max, Q
+from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
 from ratings.dwz import evaluate, evaluate_many
@@ -129,7 +131,7 @@ def _load_tournament_events(
     )
     for tid, player_id, birth_year in entries:
         if tid in tournaments:
-            players[tid].append((_pid(player_id), birth_year))
+            players[tid].append((str(player_id), birth_year))
     games = _load_games(games_of, since)
     return [
         TournamentEvent(
@@ -156,9 +158,12 @@ def _load_games(tournaments: set[int] | None, since: datetime.date = datetime.da
     )
     if tournaments is None:
         pairings = pairings.filter(tournament__rated=True, tournament__end_date__gte=since)
+    current, found = None, []
     for queryset in _by_tournament(pairings, tournaments):
         for tid, white, black, result in queryset:
-            games[tid].append(GameInput(_pid(white), _pid(black), result))
+            if tid != current:
+                current, found = tid, games[tid]
+            found.append(GameInput(str(white), str(black), result))
     return games
 
 
@@ -202,37 +207,75 @@ def _by_tournament(queryset, tournaments: set[int] | None):
     return [queryset.filter(tournament_id__in=chunk) for chunk in _chunks(sorted(tournaments))]
 
 
-def _load_stored(since: datetime.date, tournaments: set[int] | None = None) -> tuple[dict, dict, dict]:
+# A stored evaluation as a tuple in ``PlayerResult`` field order: ``PlayerResult(*row)`` builds one, and
+# ``RESULT_ROW(result)`` reads a replayed result as the same tuple (compared without building objects).
+RESULT_ROW = operator.attrgetter(*(f.name for f in dataclasses.fields(PlayerResult)))
+
+
+@dataclass(slots=True)
+class StoredTournament:
+    """The stored evaluation rows of one tournament (``rows`` in ``PlayerResult`` field order)."""
+
+    edition: str | None  # None if the rows disagree (then the tournament is always rewritten)
+    order: OrderKey
+    rows: list[tuple] = field(default_factory=list)
+
+    def player_ids(self) -> set[int]:
+        return {int(row[0]) for row in self.rows}
+
+    def same_as(self, result: TournamentResult) -> bool:
+        return self.edition == result.edition and self.rows == list(map(RESULT_ROW, result.players))
+
+    def result(self) -> TournamentResult:
+        return TournamentResult(self.edition or "", tuple(PlayerResult(*row) for row in self.rows))
+
+
+def _scaled(name: str, factor: int) -> Cast:
+    """A decimal column as an exact integer (value x ``factor``) computed by the database: skips the
+    per-value Decimal conversion of the ORM (the values have at most log10(factor) decimals)."""
+    return Cast(Round(F(name) * factor), IntegerField())
+
+
+def _load_stored(since: datetime.date, tournaments: set[int] | None = None) -> dict[int, StoredTournament]:
     """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since`` (of
-    ``tournaments`` only, if given)."""
+    ``tournaments`` only, if given), as plain tuples."""
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
     rp_query = (
         Restpartie.objects.filter(end_date__gte=since)
         .order_by("tournament_id", "player_id", "seq")
-        .values_list("tournament_id", "player_id", "opponent_rating", "score", "end_date")
+        .values_list("tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date")
     )
     for queryset in _by_tournament(rp_query, tournaments):
         for tid, player_id, opp, score, end in queryset:
-            rp_rows[(tid, player_id)].append(RestpartieValue(opp, _thousandths(score), end))
-    by_tournament: dict[int, list[PlayerResult]] = defaultdict(list)
-    editions: dict[int, str] = {}
-    order: dict[int, OrderKey] = {}
+            rp_rows[(tid, player_id)].append(RestpartieValue(opp, score, end))
+    restpartien = {key: tuple(rps) for key, rps in rp_rows.items()}
+    stored: dict[int, StoredTournament] = {}
+    heads = (
+        Evaluation.objects.filter(end_date__gte=since)
+        .order_by()
+        .values_list("tournament_id", "end_date", "code_suffix", "edition")
+        .distinct()
+    )
+    for queryset in _by_tournament(heads, tournaments):
+        for tid, end, suffix, edition in queryset:
+            if tid in stored:  # rows of one tournament that disagree: never equal to a replay
+                stored[tid].edition = None
+                stored[tid].order = min(stored[tid].order, _stored_order(end, suffix, tid))
+            else:
+                stored[tid] = StoredTournament(edition, _stored_order(end, suffix, tid))
     query = (
         Evaluation.objects.filter(end_date__gte=since)
         .order_by("tournament_id", "pk")
         .values_list(
             "tournament_id",
             "player_id",
-            "end_date",
-            "code_suffix",
-            "edition",
             "status",
             "dwz_old",
             "index_old",
             "n",
-            "points",
-            "expected",
-            "coefficient",
+            _scaled("points", 1000),
+            _scaled("expected", 1000),
+            _scaled("coefficient", 10),
             "level",
             "performance",
             "dwz_new",
@@ -241,32 +284,36 @@ def _load_stored(since: datetime.date, tournaments: set[int] | None = None) -> t
             "entry_rating",
         )
     )
-    rows = (row for queryset in _by_tournament(query, tournaments) for row in queryset)
-    for (tid, player_id, end, suffix, edition, status, dwz_old, index_old, n, points, expected, coefficient,
-         level, performance, dwz_new, index_new, takeover, entry_rating) in rows:  # fmt: skip
-        editions[tid] = edition
-        order[tid] = _stored_order(end, suffix, tid)
-        by_tournament[tid].append(
-            PlayerResult(
-                id=_pid(player_id),
-                status=status,
-                dwz_old=dwz_old,
-                index_old=index_old,
-                n=n,
-                points=_thousandths(points),
-                expected=_thousandths(expected),
-                coefficient=coefficient,
-                level=level,
-                performance=performance,
-                dwz_new=dwz_new,
-                index_new=index_new,
-                restpartien=tuple(rp_rows.get((tid, player_id), ())),
-                fide_takeover=takeover,
-                entry_rating=entry_rating,
+    coefficients: dict[int | None, Decimal | None] = {None: None}
+    no_restpartien = ()
+    current, rows = None, []
+    for queryset in _by_tournament(query, tournaments):
+        for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
+             dwz_new, index_new, takeover, entry_rating) in queryset:  # fmt: skip
+            if tid != current:
+                current, rows = tid, stored[tid].rows
+            if coefficient not in coefficients:
+                coefficients[coefficient] = Decimal(coefficient).scaleb(-1)
+            rows.append(
+                (
+                    str(player_id),
+                    status,
+                    dwz_old,
+                    index_old,
+                    n,
+                    points,
+                    expected,
+                    coefficients[coefficient],
+                    level,
+                    performance,
+                    dwz_new,
+                    index_new,
+                    restpartien.get((tid, player_id), no_restpartien),
+                    takeover,
+                    entry_rating,
+                )
             )
-        )
-    stored = {tid: TournamentResult(editions[tid], tuple(prs)) for tid, prs in by_tournament.items()}
-    return stored, order, rp_rows
+    return {tid: t for tid, t in stored.items() if t.rows}
 
 
 def _start_values() -> dict[int, tuple[int | None, int | None, int | None]]:
@@ -309,8 +356,7 @@ def _states_before(
     since: OrderKey,
     players: set[int],
     reset: set[int],
-    stored: dict[int, TournamentResult],
-    stored_order: dict[int, OrderKey],
+    stored: dict[int, StoredTournament],
     old_adjustments: list[tuple[OrderKey, int, int]],
     changed_adjustments: set[int],
     start_values: dict,
@@ -323,12 +369,12 @@ def _states_before(
     is his state. Only a changed adjustment hides it; then his earlier history is read directly.
     """
     first: dict[int, tuple[OrderKey, str, object]] = {}
-    for tid, result in stored.items():
-        order = stored_order[tid]
-        for pr in result.players:
-            pk = int(pr.id)
-            if pk in players and (pk not in first or order < first[pk][0]):
-                first[pk] = (order, "evaluation", pr)
+    for t in stored.values():
+        order = t.order
+        for row in t.rows:
+            pk = int(row[0])
+            if pk in players and pk not in reset and (pk not in first or order < first[pk][0]):
+                first[pk] = (order, "evaluation", row)
     for order, adj_pk, player_id in old_adjustments:
         if player_id in players and (player_id not in first or order < first[player_id][0]):
             first[player_id] = (order, "adjustment", adj_pk)
@@ -359,6 +405,8 @@ def _states_before(
             state = PlayerState(dwz, index, start.fide_elo)
         elif pk in first:
             _, kind, ref = first[pk]
+            if kind == "evaluation":
+                ref = PlayerResult(*ref)
             if kind == "evaluation" and ref.status == EvaluationStatus.RATED and not ref.fide_takeover:
                 state = PlayerState(ref.dwz_old, ref.index_old, start.fide_elo)
             else:
@@ -469,15 +517,20 @@ def _update_players(states: dict[str, PlayerState], touched: set[int], report: R
         "index": defaultdict(list),
         "last_evaluated": defaultdict(list),
     }
-    for chunk in _chunks(touched):
+    # Many players (a full recalculation): two queries over all rows beat dozens of ``IN (...)`` chunks.
+    chunks = [None] if len(touched) > 4 * IN_CHUNK else _chunks(touched)
+    for chunk in chunks:
+        last_query = Evaluation.objects.filter(_rating_giving())
+        rows = Player.objects.values_list("pk", "dwz", "index", "last_evaluated")
+        if chunk is not None:
+            last_query = last_query.filter(player_id__in=chunk)
+            rows = rows.filter(pk__in=chunk)
         last = dict(
-            Evaluation.objects.filter(_rating_giving(), player_id__in=chunk)
-            .values("player_id")
-            .annotate(last=Max("end_date"))
-            .values_list("player_id", "last")
+            last_query.values("player_id").annotate(last=Max("end_date")).values_list("player_id", "last")
         )
-        rows = Player.objects.filter(pk__in=chunk).values_list("pk", "dwz", "index", "last_evaluated")
         for pk, dwz, index, last_evaluated in rows:
+            if chunk is None and pk not in touched:
+                continue
             state = states.get(_pid(pk)) or EMPTY_STATE
             if dwz != state.dwz:
                 report.rating_changes[pk] = (dwz, state.dwz)
@@ -538,7 +591,7 @@ def recalculate_changes(
     reach: set[int] | None = None  # the tournaments the replay may evaluate (None: all)
     if everything:
         t_events = _load_tournament_events(since_date, removed_t)
-        stored, stored_order, _ = _load_stored(since_date)
+        stored = _load_stored(since_date)
     else:
         # Load pairings and stored results only for what the change can reach (see ``_reach``).
         t_events = _load_tournament_events(since_date, removed_t, games_of=set())
@@ -561,7 +614,7 @@ def recalculate_changes(
             for ev in t_events
             if ev.key in reach or ev.key in sharing
         ]
-        stored, stored_order, _ = _load_stored(since_date, reach | sharing | changed_t | removed_t | stale)
+        stored = _load_stored(since_date, reach | sharing | changed_t | removed_t | stale)
     start_values = _start_values()
     members = _members()
 
@@ -571,8 +624,8 @@ def recalculate_changes(
     new_players = {ev.key: {int(p) for p, _ in ev.players} for ev in t_events}
     new_order = {ev.key: ev.order for ev in t_events}
     for tid in removed_t | changed_t:
-        old = {int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players}
-        stayed = tid in new_order and stored_order.get(tid) == new_order[tid]
+        old = stored[tid].player_ids() if tid in stored else set()
+        stayed = tid in new_order and tid in stored and stored[tid].order == new_order[tid]
         dirty_pks |= old - new_players[tid] if stayed else old
     dirty_pks |= {player_id for _, pk, player_id in old_adjustments if pk in changed_adj}
     dirty_pks |= {int(ev.player) for ev in a_events if ev.key in changed_adj}
@@ -589,7 +642,6 @@ def recalculate_changes(
         players=players,
         reset=reset_pks,
         stored=stored,
-        stored_order=stored_order,
         old_adjustments=old_adjustments,
         changed_adjustments=changed_adj,
         start_values=start_values,
@@ -600,7 +652,10 @@ def recalculate_changes(
         TournamentEvent(("t", e.key), e.order, e.end_date, e.players, e.games, e.code, e.name)
         for e in t_events
     ] + [AdjustmentEvent(("a", e.key), e.order, e.player, e.dwz, e.index) for e in a_events]
-    stored_keyed: dict[Hashable, TournamentResult] = {("t", tid): r for tid, r in stored.items()}
+    # A full replay (``everything``) evaluates every event anyway: it needs no stored results as objects.
+    stored_keyed: dict[Hashable, TournamentResult] | None = None
+    if not everything:
+        stored_keyed = {("t", tid): t.result() for tid, t in stored.items()}
     if everything:
         changed |= {e.key for e in events}
     total = len(t_events)
@@ -635,20 +690,22 @@ def recalculate_changes(
         tid = key[1]
         report.tournaments.append(tid)
         report.evaluations += len(result.players)
-        if stored.get(tid) == result:
+        before = stored.get(tid)
+        if before is not None and before.same_as(result):
             continue  # unchanged: keep the stored rows (replaying a consistent database writes nothing)
         write.append(tid)
         evaluations, restpartien = _evaluation_rows(tid, by_key[key], result)
         new_evaluations += evaluations
         new_restpartien += restpartien
         touched.update(int(pr.id) for pr in result.players)
-        touched.update(int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players)
-    for tid in removed_t:
-        touched.update(int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players)
+        if before is not None:
+            touched |= before.player_ids()
+    for tid in removed_t & stored.keys():
+        touched |= stored[tid].player_ids()
     # Tournaments that must lose their rows: rewritten, removed, or no longer rated.
     clear = set(write) | removed_t | {tid for tid in stored if ("t", tid) not in by_key}
-    for tid in clear - set(write):
-        touched.update(int(pr.id) for pr in stored.get(tid, TournamentResult("", ())).players)
+    for tid in (clear - set(write)) & stored.keys():
+        touched |= stored[tid].player_ids()
     for chunk in _chunks(clear):
         Evaluation.objects.filter(tournament_id__in=chunk).delete()
         Restpartie.objects.filter(tournament_id__in=chunk).delete()
@@ -721,7 +778,7 @@ def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> lis
         batch_evaluator=lambda ts: evaluate_many(ts),
         on_event=on_event,
     )
-    stored, _, _ = _load_stored(datetime.date.min)
+    stored = {tid: t.result() for tid, t in _load_stored(datetime.date.min).items()}
     problems: list[str] = []
     last: dict[int, datetime.date] = {}
     by_key = {e.key: e for e in t_events}
