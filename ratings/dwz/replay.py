@@ -124,14 +124,16 @@ def advance(state: PlayerState, result: PlayerResult, end_date: datetime.date) -
 
 def tournament_input(event: TournamentEvent, states: Mapping[str, PlayerState]) -> TournamentInput:
     players = []
+    end_date, get = event.end_date, states.get
     for pid, birth_year in event.players:
-        s = states.get(pid) or PlayerState()
+        s = get(pid) or EMPTY
         if s.dwz is not None:
             players.append(PlayerInput(pid, birth_year, s.dwz, s.index or 0))
         elif s.fide_elo is not None:
             players.append(PlayerInput(pid, birth_year, fide_elo=s.fide_elo))
         else:
-            valid = tuple(rp for rp in s.restpartien if restpartie_valid(rp, event.end_date))
+            rps = s.restpartien
+            valid = tuple(rp for rp in rps if restpartie_valid(rp, end_date)) if rps else ()
             players.append(PlayerInput(pid, birth_year, restpartien=valid))
     return TournamentInput(
         end_date=event.end_date, players=tuple(players), games=event.games, code=event.code, name=event.name

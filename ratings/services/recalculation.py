@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import itertools
 import operator
 import time
 from collections import defaultdict
@@ -97,6 +98,14 @@ def _pid(pk: int) -> str:
     return str(pk)
 
 
+class _Names(dict):
+    """Player pk -> engine id (``str(pk)``), one shared string per player."""
+
+    def __missing__(self, pk: int) -> str:
+        self[pk] = name = str(pk)
+        return name
+
+
 def _stored_order(end: datetime.date, suffix: str | None, tid: int) -> OrderKey:
     return (end, 1, 0, suffix, tid) if suffix else (end, 1, 1, "", tid)
 
@@ -129,10 +138,11 @@ def _load_tournament_events(
         .order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
         .values_list("tournament_id", "player_id", "player__birth_year")
     )
+    names = _Names()
     for tid, player_id, birth_year in entries:
         if tid in tournaments:
-            players[tid].append((str(player_id), birth_year))
-    games = _load_games(games_of, since)
+            players[tid].append((names[player_id], birth_year))
+    games = _load_games(games_of, since, names)
     return [
         TournamentEvent(
             key=pk,
@@ -147,7 +157,9 @@ def _load_tournament_events(
     ]
 
 
-def _load_games(tournaments: set[int] | None, since: datetime.date = datetime.date.min) -> dict:
+def _load_games(
+    tournaments: set[int] | None, since: datetime.date = datetime.date.min, names: _Names | None = None
+) -> dict:
     """Pairings (two players) of ``tournaments``, or of every rated tournament ending on or after ``since``,
     in round / board / creation order."""
     games: dict[int, list[GameInput]] = defaultdict(list)
@@ -158,12 +170,10 @@ def _load_games(tournaments: set[int] | None, since: datetime.date = datetime.da
     )
     if tournaments is None:
         pairings = pairings.filter(tournament__rated=True, tournament__end_date__gte=since)
-    current, found = None, []
+    names = _Names() if names is None else names
     for queryset in _by_tournament(pairings, tournaments):
-        for tid, white, black, result in queryset:
-            if tid != current:
-                current, found = tid, games[tid]
-            found.append(GameInput(str(white), str(black), result))
+        for tid, rows in itertools.groupby(queryset, key=operator.itemgetter(0)):
+            games[tid] += [GameInput(names[white], names[black], result) for _, white, black, result in rows]
     return games
 
 
@@ -462,13 +472,20 @@ for _model, _fields in ((Evaluation, EVALUATION_FIELDS), (Restpartie, RESTPARTIE
         raise ImproperlyConfigured(f"recalculation: update the field order of {_model.__name__}")
 
 
-def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult):
+class _Decimals(dict):
+    """Thousandths -> ``Decimal`` (the same value as ``Decimal(k) / 1000``), computed once per value."""
+
+    def __missing__(self, thousandths: int | None) -> Decimal | None:
+        self[thousandths] = value = None if thousandths is None else Decimal(thousandths) / THOUSAND
+        return value
+
+
+def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult, decimals: _Decimals):
     evaluations, restpartien = [], []
     suffix = event.code[-3:] if event.code else None
     end_date, edition = event.end_date, result.edition
     for pr in result.players:
         player_id = int(pr.id)
-        expected = pr.expected
         evaluations.append(
             Evaluation(
                 None,
@@ -481,8 +498,8 @@ def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult)
                 pr.dwz_old,
                 pr.index_old,
                 pr.n,
-                Decimal(pr.points) / THOUSAND,
-                None if expected is None else Decimal(expected) / THOUSAND,
+                decimals[pr.points],
+                decimals[pr.expected],
                 pr.coefficient,
                 pr.level,
                 pr.performance,
@@ -494,9 +511,7 @@ def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult)
         )
         for seq, rp in enumerate(pr.restpartien):
             restpartien.append(
-                Restpartie(
-                    None, player_id, tid, seq, rp.opponent_rating, Decimal(rp.score) / THOUSAND, rp.end_date
-                )
+                Restpartie(None, player_id, tid, seq, rp.opponent_rating, decimals[rp.score], rp.end_date)
             )
     return evaluations, restpartien
 
@@ -684,6 +699,7 @@ def recalculate_changes(
     by_key = {e.key: e for e in events}
     write: list[int] = []
     new_evaluations, new_restpartien = [], []
+    decimals = _Decimals()
     touched: set[int] = {int(p) for p in outcome.dirty} | dirty_pks | reset_pks
     touched |= {int(e.player) for e in a_events if e.key in changed}
     for key, result in outcome.evaluated.items():
@@ -694,7 +710,7 @@ def recalculate_changes(
         if before is not None and before.same_as(result):
             continue  # unchanged: keep the stored rows (replaying a consistent database writes nothing)
         write.append(tid)
-        evaluations, restpartien = _evaluation_rows(tid, by_key[key], result)
+        evaluations, restpartien = _evaluation_rows(tid, by_key[key], result, decimals)
         new_evaluations += evaluations
         new_restpartien += restpartien
         touched.update(int(pr.id) for pr in result.players)
