@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
+import gc
 import itertools
 import operator
 import time
@@ -86,6 +88,27 @@ def lock_ratings() -> None:
     state = RatingState.objects.select_for_update().filter(pk=1).first()
     if state is None:
         RatingState.objects.get_or_create(pk=1)
+
+
+def _without_cyclic_gc(function):
+    """Run ``function`` with Python's cyclic garbage collector paused.
+
+    A full replay allocates millions of small acyclic objects (rows, pairings, states) that reference
+    counting frees anyway; the cyclic collector would traverse the growing heap again and again, about 20 %
+    of a full recalculation at 200k evaluations. Only ever re-enabled by the call that disabled it.
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return wrapper
 
 
 def _chunks(values: Iterable, size: int = IN_CHUNK) -> Iterator[list]:
@@ -564,6 +587,7 @@ def _update_players(states: dict[str, PlayerState], touched: set[int], report: R
 # --- the recalculation -----------------------------------------------------------------------------------
 
 
+@_without_cyclic_gc
 def recalculate_changes(
     *,
     since: OrderKey | None,
@@ -766,6 +790,7 @@ def earliest(*orders: OrderKey | None) -> OrderKey | None:
     return min(present) if present else None
 
 
+@_without_cyclic_gc
 def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> list[str]:
     """Replay everything from scratch in memory and list every stored value that differs (writes nothing)."""
     t_events = _load_tournament_events(datetime.date.min, set())

@@ -1,7 +1,9 @@
 import datetime
 import random
+from decimal import Decimal
 
 import pytest
+from django.db.models import F
 
 from ratings.enums import AdjustmentKind, EvaluationStatus
 from ratings.models import Evaluation, Player, RatingAdjustment, Restpartie, Tournament
@@ -335,3 +337,54 @@ def test_null_entry_ratings_after_the_upgrade_are_differences_until_recalculate(
     pks = set(Evaluation.objects.values_list("pk", flat=True))
     recalculate()
     assert set(Evaluation.objects.values_list("pk", flat=True)) == pks  # nothing rewritten
+
+
+@pytest.mark.parametrize(
+    ("field", "delta"),
+    [
+        ("expected", Decimal("0.001")),
+        ("points", Decimal("0.5")),
+        ("coefficient", Decimal("0.1")),
+        ("level", 1),
+    ],
+)
+def test_full_recalculation_compares_every_stored_value_exactly(field, delta):
+    """The full recalculation compares stored rows as plain tuples (decimals scaled to integers by the
+    database): a consistent database is left untouched, and the smallest change of any stored value makes
+    exactly that tournament be rewritten."""
+    rng = random.Random(7)
+    _, plan = random_history(rng)
+    for end, members, games, code in sorted(plan, key=lambda x: x[0]):
+        save_tournament(members, games, end=end, name=code)
+    pks = set(Evaluation.objects.values_list("pk", flat=True))
+    rp_pks = set(Restpartie.objects.values_list("pk", flat=True))
+    assert rp_pks  # the history has Restpartien to compare as well
+    report = recalculate()
+    assert set(Evaluation.objects.values_list("pk", flat=True)) == pks  # nothing rewritten
+    assert set(Restpartie.objects.values_list("pk", flat=True)) == rp_pks
+    assert report.evaluations == len(pks)
+    row = Evaluation.objects.filter(**{f"{field}__isnull": False}).order_by("pk")[3]
+    Evaluation.objects.filter(pk=row.pk).update(**{field: F(field) + delta})
+    assert ratings_verify() != []
+    recalculate()
+    assert ratings_verify() == []
+    tampered = Evaluation.objects.filter(tournament_id=row.tournament_id)
+    assert set(tampered.values_list("pk", flat=True)).isdisjoint(pks)  # that tournament rewritten
+    others = Evaluation.objects.exclude(tournament_id=row.tournament_id)
+    assert set(others.values_list("pk", flat=True)) <= pks  # and nothing else
+
+
+def test_full_recalculation_detects_a_changed_restpartie_score():
+    rng = random.Random(7)
+    _, plan = random_history(rng)
+    for end, members, games, code in sorted(plan, key=lambda x: x[0]):
+        save_tournament(members, games, end=end, name=code)
+    rp = Restpartie.objects.order_by("pk").first()
+    Restpartie.objects.filter(pk=rp.pk).update(
+        score=Decimal("1.0") - rp.score if rp.score != Decimal("0.5") else 0
+    )
+    assert ratings_verify() != []
+    others = set(Evaluation.objects.exclude(tournament_id=rp.tournament_id).values_list("pk", flat=True))
+    recalculate()
+    assert ratings_verify() == []
+    assert others <= set(Evaluation.objects.values_list("pk", flat=True))  # only that tournament rewritten
