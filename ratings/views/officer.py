@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ratings import permissions
 from ratings.audit_display import with_lines
 from ratings.forms import (
+    RESULT_TO_CELL,
     BoardFormSet,
     GameSpec,
     NewPlayerForm,
@@ -295,8 +296,55 @@ class Entry:
 
 
 def _mode_of(tournament: Tournament) -> str:
+    """The stored entry mode; without one (seeded or imported tournaments) inferred from the games."""
     mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
-    return mode or TournamentMode.ROUND_ROBIN
+    return mode or _inferred_mode(tournament)
+
+
+def _inferred_mode(tournament: Tournament) -> str:
+    """Round robin for no games or a single complete round robin (each pair exactly once, no byes and only
+    results the grid can show); Swiss otherwise."""
+    games = list(Game.objects.filter(tournament=tournament).values_list("white_id", "black_id", "result"))
+    if not games:
+        return TournamentMode.ROUND_ROBIN
+    if _unrepresentable_count(games):
+        return TournamentMode.SWISS
+    pairs = {frozenset((w, b)) for w, b, _r in games}
+    seated = set(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    seated |= {pk for pair in pairs for pk in pair}
+    n = len(seated)
+    return TournamentMode.ROUND_ROBIN if len(pairs) == n * (n - 1) // 2 else TournamentMode.SWISS
+
+
+def _unrepresentable_count(games: list[tuple[int, int | None, str]]) -> int:
+    """How many of the (white, black, result) games the round-robin grid cannot show: byes, results
+    without a cell and every repeat of a pair."""
+    seen: set[frozenset[int]] = set()
+    count = 0
+    for white, black, result in games:
+        pair = frozenset((white, black))
+        if black is None or result not in RESULT_TO_CELL or pair in seen:
+            count += 1
+        seen.add(pair)
+    return count
+
+
+def _grid_refusal(tournament: Tournament) -> list[str]:
+    """A message when the grid would lose stored games on saving (saving is refused then)."""
+    games = list(Game.objects.filter(tournament=tournament).values_list("white_id", "black_id", "result"))
+    count = _unrepresentable_count(games)
+    if not count:
+        return []
+    return [
+        str(
+            _(
+                "%(count)s gespeicherte Partien (spielfreie Runden, Doppelrunden oder Sonderergebnisse) "
+                "passen nicht in die Kreuztabelle. Speichern ist hier gesperrt, damit sie nicht verloren "
+                "gehen; bitte das Turnier als Schweizer System / Runden erfassen."
+            )
+            % {"count": count}
+        )
+    ]
 
 
 def _existing_rounds(tournament: Tournament) -> dict[tuple[int, int], int]:
@@ -318,6 +366,7 @@ def _entry_from_db(tournament: Tournament) -> Entry:
     games = list(Game.objects.filter(tournament=tournament))
     entry = Entry(tournament, _mode_of(tournament), players)
     if entry.is_round_robin:
+        entry.participant_errors += _grid_refusal(tournament)
         data = QueryDict(mutable=True)
         data.update(round_robin_initial(players, games))
         entry.grid = RoundRobinForm(
@@ -333,6 +382,7 @@ def _entry_from_post(tournament: Tournament, data: QueryDict) -> Entry:
     players, errors = parse_participants(data.getlist("p"))
     entry = Entry(tournament, _mode_of(tournament), players, errors)
     if entry.is_round_robin:
+        entry.participant_errors += _grid_refusal(tournament)
         entry.grid = RoundRobinForm(
             data, players=players, rounds=tournament.rounds, existing=_existing_rounds(tournament)
         )
@@ -537,7 +587,11 @@ def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
             entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(entry.players, start=1)]
             try:
                 report = audit_service.tournament_save_recorded(
-                    tournament=tournament, entries=entries, games=games, user=request.user
+                    tournament=tournament,
+                    entries=entries,
+                    games=games,
+                    mode=entry.mode,
+                    user=request.user,
                 )
             except ValidationError as exc:
                 context["save_errors"] = exc.messages

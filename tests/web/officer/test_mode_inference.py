@@ -1,0 +1,90 @@
+"""Results page without a stored entry mode (seeded / imported tournaments): the mode is inferred from the
+games, and the round-robin grid never drops stored games it cannot show (byes, repeated pairs)."""
+
+import pytest
+from django.urls import reverse
+
+from ratings.models import Game, TournamentEntry
+from ratings.models.officer import TournamentEntryMode, TournamentMode
+from ratings.services.tournaments import tournament_save
+
+from .conftest import grid_data
+
+pytestmark = pytest.mark.django_db
+
+
+def _save(tournament, players, games):
+    tournament_save(
+        tournament=tournament,
+        entries=[TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)],
+        games=[Game(round=r, white=w, black=b, result=res) for r, w, b, res in games],
+    )
+    TournamentEntryMode.objects.filter(tournament=tournament).delete()
+
+
+def _unchanged_post(response) -> dict:
+    """What the browser submits for the rendered form when nothing is typed (boards or grid)."""
+    entry = response.context["entry"]
+    data: dict = {"p": [str(p.pk) for p in entry.players], "save": "1"}
+    if entry.boards is not None:
+        for bf in entry.boards.management_form:
+            data[bf.html_name] = bf.value()
+        for form in entry.boards.forms:
+            for bf in form:
+                value = bf.value()
+                data[bf.html_name] = "" if value is None else str(value)
+    else:
+        for bf in entry.grid:
+            value = bf.value()
+            data[bf.html_name] = "" if value is None else str(value)
+    return data
+
+
+def test_swiss_without_mode_row_keeps_byes_on_unchanged_save(login, users, tournament, players):
+    a, b, c = players
+    _save(tournament, players, [(1, a, b, "1-0"), (1, c, None, "+"), (2, c, a, "0-1"), (2, b, None, "H")])
+    client = login(users["admin"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    response = client.get(url)
+    assert response.context["entry"].mode == TournamentMode.SWISS
+    assert 'name="b-TOTAL_FORMS"' in response.content.decode()
+    response = client.post(url, _unchanged_post(response))
+    assert response.status_code == 302
+    assert Game.objects.filter(tournament=tournament).count() == 4
+    assert Game.objects.filter(tournament=tournament, black__isnull=True).count() == 2
+    assert TournamentEntryMode.objects.get(tournament=tournament).mode == TournamentMode.SWISS
+
+
+def test_incomplete_round_robin_without_mode_row_is_swiss(login, users, tournament, players):
+    a, b, _c = players
+    _save(tournament, players, [(1, a, b, "1-0")])
+    response = login(users["admin"]).get(reverse("ratings:tournament-results", args=[tournament.pk]))
+    assert response.context["entry"].mode == TournamentMode.SWISS
+
+
+@pytest.mark.parametrize("games", [[], "complete"])
+def test_complete_or_empty_round_robin_without_mode_row_is_round_robin(
+    login, users, tournament, players, games
+):
+    a, b, c = players
+    if games == "complete":
+        _save(tournament, players, [(1, a, b, "1-0"), (2, c, a, "0-1"), (3, b, c, "1/2-1/2")])
+    else:
+        TournamentEntryMode.objects.filter(tournament=tournament).delete()
+    response = login(users["admin"]).get(reverse("ratings:tournament-results", args=[tournament.pk]))
+    assert response.context["entry"].mode == TournamentMode.ROUND_ROBIN
+
+
+def test_round_robin_grid_refuses_to_drop_stored_byes(login, users, tournament, players):
+    a, b, c = players
+    _save(tournament, players, [(1, a, b, "1-0"), (1, c, None, "+"), (2, c, a, "0-1")])
+    TournamentEntryMode.objects.create(tournament=tournament, mode=TournamentMode.ROUND_ROBIN)
+    client = login(users["admin"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    response = client.get(url)
+    assert "passen nicht in die Kreuztabelle" in response.content.decode()
+    response = client.post(url, grid_data(players, {(0, 1): "1", (0, 2): "1"}, save="1"))
+    assert response.status_code == 200
+    assert "passen nicht in die Kreuztabelle" in response.content.decode()
+    assert Game.objects.filter(tournament=tournament).count() == 3
+    assert Game.objects.filter(tournament=tournament, black__isnull=True).count() == 1
