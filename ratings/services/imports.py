@@ -9,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from ratings.dwz.contract import ContractError, parse_tournament
+from ratings.dwz.contract import ContractError, _date, _describe, _is_int, parse_tournament
 from ratings.enums import AdjustmentKind, EvaluationStatus, Sex
 from ratings.models import (
     Club,
@@ -21,6 +21,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.models.federation import CLUB_ZPS_RE
 from ratings.models.tournament import TOURNAMENT_CODE_RE
 
 from .adjustments import adjustment_save, player_recalculate
@@ -52,6 +53,83 @@ class ImportResult:
     )  # key, name, status, old, new
 
 
+BIRTH_YEAR_MIN = 1900
+INDEX_MAX = 9999  # far above any real index; the column is a small integer
+SMALLINT_MAX = 32767
+_KEY_MAX, _NAME_MAX, _TOURNAMENT_NAME_MAX, _PLACE_MAX = 40, 100, 200, 100
+
+
+def _string_errors(value: object, field: str, max_length: int | None) -> list[str]:
+    """Problems of an optional stored string: its type, a NUL byte (PostgreSQL refuses it), its length."""
+    if value is None:
+        return []
+    if not isinstance(value, str):
+        return [f"{field}: must be a string, got {_describe(value)}"]
+    if "\x00" in value:
+        return [f"{field}: contains a NUL character"]
+    if max_length is not None and len(value) > max_length:
+        return [f"{field}: longer than {max_length} characters"]
+    return []
+
+
+def _stored_field_errors(data: object) -> list[str]:
+    """Check what the import stores beyond the contract: types, ranges, lengths, NUL bytes, clubs, codes.
+
+    Runs before anything is written, so a bad file is reported completely and saves nothing.
+    """
+    errors: list[str] = []
+    if not isinstance(data, dict):
+        return errors
+    t = data.get("tournament")
+    if isinstance(t, dict):
+        code = t.get("code")
+        code_errors = _string_errors(code, "tournament.code", None)
+        errors += code_errors
+        if not code_errors and code is not None and not re.fullmatch(TOURNAMENT_CODE_RE, code):
+            errors.append(f"tournament.code: not a tournament code YYWW-ZZZ-KKK: {_describe(code)}")
+        errors += _string_errors(t.get("name"), "tournament.name", _TOURNAMENT_NAME_MAX)
+        errors += _string_errors(t.get("place"), "tournament.place", _PLACE_MAX)
+        start = t.get("start_date")
+        if start is not None:
+            _date(start, "tournament.start_date", errors)
+    raw_players = data.get("players")
+    clubs = set(Club.objects.values_list("zps", flat=True))
+    current_year = datetime.date.today().year
+    for i, raw in enumerate(raw_players if isinstance(raw_players, list) else []):
+        if not isinstance(raw, dict):
+            continue
+        f = f"players[{i}]"
+        pid = raw.get("id")
+        if isinstance(pid, str):
+            errors += _string_errors(pid, f"{f}.id", _KEY_MAX)
+        name = raw.get("name")
+        name_errors = _string_errors(name, f"{f}.name", None)
+        errors += name_errors
+        if not name_errors and name and any(len(part) > _NAME_MAX for part in _split_name(name, "")):
+            errors.append(f"{f}.name: surname or first name longer than {_NAME_MAX} characters")
+        club = raw.get("club")
+        if club is not None:
+            if not isinstance(club, str):
+                errors.append(f"{f}.club: must be a string (ZPS), got {_describe(club)}")
+            elif not re.fullmatch(CLUB_ZPS_RE, club):
+                errors.append(f"{f}.club: not a club ZPS like C0101: {_describe(club)}")
+            elif club not in clubs:
+                errors.append(f"{f}.club: unknown club (ZPS) {_describe(club)}")
+        sex = raw.get("sex")
+        if sex is not None and (not isinstance(sex, str) or sex not in Sex.values):
+            errors.append(f"{f}.sex: must be one of {', '.join(Sex.values)}, got {_describe(sex)}")
+        birth_year = raw.get("birth_year")
+        if _is_int(birth_year) and not BIRTH_YEAR_MIN <= birth_year <= current_year:
+            errors.append(
+                f"{f}.birth_year: must be a year in {BIRTH_YEAR_MIN}-{current_year}, "
+                f"got {_describe(birth_year)}"
+            )
+        index = raw.get("index")
+        if _is_int(index) and index > INDEX_MAX:
+            errors.append(f"{f}.index: must be at most {INDEX_MAX}, got {_describe(index)}")
+    return errors
+
+
 def tournament_parse(data: object, *, source: str = "") -> ParsedTournament:
     """Validate one decoded JSON file (the contract plus our keys). Raises ``TournamentFileError``."""
     prefix = f"{source}: " if source else ""
@@ -61,24 +139,7 @@ def tournament_parse(data: object, *, source: str = "") -> ParsedTournament:
         parsed = parse_tournament(data)
     except ContractError as exc:
         errors += [prefix + m for m in exc.messages]
-    if parsed is not None and parsed.code is not None and not re.fullmatch(TOURNAMENT_CODE_RE, parsed.code):
-        errors.append(f"{prefix}tournament.code: not a tournament code YYWW-ZZZ-KKK: {parsed.code!r}")
-    raw_players = data.get("players") if isinstance(data, dict) else None
-    clubs = set(Club.objects.values_list("zps", flat=True))
-    for i, raw in enumerate(raw_players if isinstance(raw_players, list) else []):
-        if not isinstance(raw, dict):
-            continue
-        club = raw.get("club")
-        if club is not None and club not in clubs:
-            errors.append(f"{prefix}players[{i}].club: unknown club (ZPS) {club!r}")
-        sex = raw.get("sex")
-        if sex is not None and sex not in Sex.values:
-            errors.append(f"{prefix}players[{i}].sex: must be one of {', '.join(Sex.values)}, got {sex!r}")
-        name = raw.get("name")
-        if name is not None and not isinstance(name, str):
-            errors.append(f"{prefix}players[{i}].name: must be a string")
-        if isinstance(raw.get("id"), str) and len(raw["id"]) > 40:
-            errors.append(f"{prefix}players[{i}].id: longer than 40 characters")
+    errors += [prefix + m for m in _stored_field_errors(data)]
     if errors or parsed is None:
         raise TournamentFileError(errors)
     assert isinstance(data, dict)
@@ -130,7 +191,7 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
                     key=key,
                     surname=surname,
                     first_name=first,
-                    birth_year=raw.get("birth_year"),
+                    birth_year=None if raw.get("birth_year") is None else int(raw["birth_year"]),
                     sex=raw.get("sex") or "",
                 )
                 players[key] = player
@@ -181,7 +242,8 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
         busy: dict[int, set[int]] = {}
         for g in data["games"]:
             white, black = players[g["white"]], players[g["black"]]
-            rnd = g.get("round") if isinstance(g.get("round"), int) and g.get("round") > 0 else None
+            rnd = g.get("round")
+            rnd = rnd if isinstance(rnd, int) and 0 < rnd <= SMALLINT_MAX else None
             if rnd is None or white.pk in busy.get(rnd, set()) or black.pk in busy.get(rnd, set()):
                 rnd = 1  # the contract has no rounds: pack the games into rounds in file order
                 while white.pk in busy.get(rnd, set()) or black.pk in busy.get(rnd, set()):

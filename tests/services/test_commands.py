@@ -234,3 +234,91 @@ def test_recalculate_verify_exits_1_listing_differences(tmp_path):
     call_command("recalculate", stdout=io.StringIO())
     call_command("recalculate", "--verify", stdout=io.StringIO())
     assert Evaluation.objects.get(player__key="B").entry_rating == 1200
+
+
+def _bad_import(tmp_path, tournament=None, **player):
+    """Import one file whose first player carries ``player``; return the CommandError (exit 2 expected)."""
+    ClubFactory(zps="C0501")
+    data = {
+        "tournament": {"end_date": "2024-01-01", **(tournament or {})},
+        "players": [{"id": "A", **player}, {"id": "B"}],
+        "games": [{"white": "A", "black": "B", "result": "1-0"}],
+    }
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CommandError) as exc:
+        _import(path)
+    assert exc.value.returncode == 2
+    assert not Player.objects.exists()
+    assert not Tournament.objects.exists()
+    return str(exc.value)
+
+
+@pytest.mark.parametrize(
+    ("player", "field"),
+    [
+        ({"club": ["C0501"]}, "players[0].club"),
+        ({"club": {"zps": "C0501"}}, "players[0].club"),
+        ({"club": "not-a-zps"}, "players[0].club"),
+        ({"club": "C0999"}, "players[0].club"),
+        ({"birth_year": -5}, "players[0].birth_year"),
+        ({"birth_year": 1000000000}, "players[0].birth_year"),
+        ({"birth_year": 1899}, "players[0].birth_year"),
+        ({"birth_year": datetime.date.today().year + 1}, "players[0].birth_year"),
+        ({"name": "X" * 101}, "players[0].name"),
+        ({"name": "Meier, " + "X" * 101}, "players[0].name"),
+        ({"name": "Mei\x00er"}, "players[0].name"),
+        ({"name": 5}, "players[0].name"),
+        ({"id": "A\x00"}, "players[0].id"),
+        ({"sex": "x"}, "players[0].sex"),
+        ({"sex": ["m"]}, "players[0].sex"),
+        ({"dwz": 1500, "index": 100000}, "players[0].index"),
+    ],
+)
+def test_bad_player_field_exits_2_naming_it(tmp_path, player, field):
+    message = _bad_import(tmp_path, **player)
+    if "id" in player:  # the games name "A": they now point at an unknown id as well
+        assert field in message
+    else:
+        assert f"bad.json: {field}:" in message
+
+
+@pytest.mark.parametrize(
+    ("tournament", "field"),
+    [
+        ({"code": 5}, "tournament.code"),
+        ({"code": "ABC"}, "tournament.code"),
+        ({"code": "C401-C05-VM\x00"}, "tournament.code"),
+        ({"name": 5}, "tournament.name"),
+        ({"name": "T" * 201}, "tournament.name"),
+        ({"name": "T\x00"}, "tournament.name"),
+        ({"place": "P\x00"}, "tournament.place"),
+        ({"place": 5}, "tournament.place"),
+        ({"start_date": "2023-13-45"}, "tournament.start_date"),
+    ],
+)
+def test_bad_tournament_field_exits_2_naming_it(tmp_path, tournament, field):
+    assert f"bad.json: {field}:" in _bad_import(tmp_path, tournament=tournament)
+
+
+def test_all_problems_of_a_file_are_reported_together(tmp_path):
+    message = _bad_import(tmp_path, {"name": 5}, club=["C0501"], birth_year=-5, sex="q")
+    for field in ("tournament.name", "players[0].club", "players[0].birth_year", "players[0].sex"):
+        assert field in message
+
+
+def test_valid_stored_fields_are_imported(tmp_path):
+    ClubFactory(zps="C0501")
+    path = tmp_path / "ok.json"
+    name = "M" * 100 + ", " + "V" * 100
+    data = {
+        "tournament": {"code": "C401-C05-VM1", "name": "T" * 200, "place": "Ort", "end_date": "2024-01-01"},
+        "players": [{"id": "A", "name": name, "birth_year": 1900, "sex": "w", "club": "C0501"}, {"id": "B"}],
+        "games": [{"white": "A", "black": "B", "result": "1-0", "round": 40000}],
+    }
+    path.write_text(json.dumps(data))
+    _import(path)
+    a = Player.objects.get(key="A")
+    assert (len(a.surname), len(a.first_name), a.birth_year, a.sex) == (100, 100, 1900, "w")
+    assert Membership.objects.filter(player=a, club__zps="C0501").exists()
+    assert Tournament.objects.get().games.get().round == 1  # an out-of-range round is packed
