@@ -222,6 +222,8 @@ def parse_json_text(text: str) -> TournamentInput:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ContractError([f"input: malformed JSON: {exc}"]) from None
+    except RecursionError:
+        raise ContractError(["input: malformed JSON: nested too deeply"]) from None
     return parse_tournament(data)
 
 

@@ -171,3 +171,9 @@ def test_missing_file(tmp_path):
     with pytest.raises(SystemExit) as info:
         call_command("dwz_evaluate", str(tmp_path / "nope.json"), stdout=out, stderr=err)
     assert info.value.code == 2 and out.getvalue() == "" and "cannot read" in err.getvalue()
+
+
+def test_deeply_nested_json_exits_2(tmp_path):
+    code, out, err = run(tmp_path, None, raw="[" * 100_000 + "]" * 100_000)
+    assert (code, out) == (2, "")
+    assert "malformed JSON" in err

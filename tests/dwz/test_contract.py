@@ -111,6 +111,13 @@ def test_malformed_json():
     assert info.value.messages[0].startswith("input: malformed JSON")
 
 
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])
+def test_deeply_nested_json_is_malformed_not_a_crash(text):
+    with pytest.raises(ContractError) as info:
+        parse_json_text(text)
+    assert info.value.messages == ["input: malformed JSON: nested too deeply"]
+
+
 def test_not_an_object():
     assert errors_of([1, 2]) == ["input: must be a JSON object with tournament, players and games"]
 

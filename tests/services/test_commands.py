@@ -322,3 +322,12 @@ def test_valid_stored_fields_are_imported(tmp_path):
     assert (len(a.surname), len(a.first_name), a.birth_year, a.sex) == (100, 100, 1900, "w")
     assert Membership.objects.filter(player=a, club__zps="C0501").exists()
     assert Tournament.objects.get().games.get().round == 1  # an out-of-range round is packed
+
+
+def test_deeply_nested_json_exits_2(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CommandError) as exc:
+        _import(path)
+    assert exc.value.returncode == 2
+    assert "deep.json: cannot read JSON: malformed JSON" in str(exc.value)

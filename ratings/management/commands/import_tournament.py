@@ -30,6 +30,8 @@ class Command(BaseCommand):
                 parsed.append(tournament_parse(data, source=path))
             except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
                 errors.append(f"{path}: cannot read JSON: {exc}")
+            except RecursionError:
+                errors.append(f"{path}: cannot read JSON: malformed JSON: nested too deeply")
             except TournamentFileError as exc:
                 errors += exc.messages
         if errors:
