@@ -410,8 +410,9 @@ def _apply_actions(request: HttpRequest, tournament: Tournament, data: QueryDict
             ids[i - 1], ids[i] = ids[i], ids[i - 1]
         data.setlist("p", ids)
     if "add_rows" in data:
-        total = int(data.get("b-TOTAL_FORMS") or 0)
-        data["b-TOTAL_FORMS"] = str(min(total + SWISS_BLANK_ROWS * 2, 2000))
+        total = _posted_total_forms(data)
+        if total is not None:  # else the formset reports the broken management form
+            data["b-TOTAL_FORMS"] = str(min(total + SWISS_BLANK_ROWS * 2, BoardFormSet.absolute_max))
     if "new_player" in data:
         form = NewPlayerForm(data, clubs=permissions.manageable_clubs(request.user))
         if form.is_valid():
@@ -441,6 +442,14 @@ def _apply_actions(request: HttpRequest, tournament: Tournament, data: QueryDict
             context["show_new_player"] = True
 
 
+def _posted_total_forms(data: QueryDict) -> int | None:
+    """The posted board count clamped to the formset's ``absolute_max``; None if it is not a number."""
+    raw = (data.get("b-TOTAL_FORMS") or "0").strip()
+    if not (raw.isascii() and raw.isdecimal()):
+        return None
+    return min(int(raw[:9]), BoardFormSet.absolute_max)
+
+
 def _paste(entry_players: list[Player], mode: str, data: QueryDict) -> list[str]:
     text = data.get("paste", "")
     if not text.strip():
@@ -451,7 +460,9 @@ def _paste(entry_players: list[Player], mode: str, data: QueryDict) -> list[str]
             data[name] = value
     else:
         rows, errors = parse_board_block(text, entry_players)
-        total = int(data.get("b-TOTAL_FORMS") or 0)
+        total = _posted_total_forms(data)
+        if total is None:  # the formset reports the broken management form
+            return errors
         # Fill blank rows first, then append.
         blank = [
             i
