@@ -298,6 +298,24 @@ def test_verify_reports_a_tampered_value():
     assert any("level stored 999, replay 1000" in p for p in problems)
 
 
+def test_verify_accepts_a_tournament_head_without_entries():
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    head = Tournament(name="Vereinsmeisterschaft", start_date=D(2019, 1, 5), end_date=D(2019, 3, 2))
+    tournament_save(tournament=head)  # the officer saves the head first, the entries come later
+    assert head.pk is not None and not head.entries.exists()
+    assert ratings_verify() == []
+
+
+def test_verify_still_reports_a_missing_evaluation():
+    a = player(dwz=1000, index=5, birth_year=2003)
+    b = player(dwz=1200, index=5, birth_year=2003)
+    t, _ = save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
+    Evaluation.objects.filter(tournament=t).delete()
+    assert f"tournament {t.pk}: no stored evaluation" in ratings_verify()
+
+
 def _e8():
     """Spec §14 E8 through the services: A (1150) is an Ausnahmespieler with Rh 1906; plus a not-rated U
     who only lost to A (his game counts for nobody)."""
