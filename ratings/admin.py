@@ -43,8 +43,9 @@ class YearFilter(admin.SimpleListFilter):
         return [(str(y), str(y)) for y in years if y is not None]
 
     def queryset(self, request, queryset):
-        if self.value():
-            return queryset.filter(**{f"{self.field}__year": int(self.value())})
+        value = (self.value() or "").strip()
+        if value.isascii() and value.isdecimal() and len(value) <= 4:  # anything else is ignored
+            return queryset.filter(**{f"{self.field}__year": int(value)})
         return queryset
 
 
@@ -185,6 +186,11 @@ class EntryInline(admin.TabularInline):
     autocomplete_fields = ["player"]
 
 
+def _is_id(value: str | None) -> bool:
+    """A posted primary key a database integer can hold ("²" passes isdigit but not int)."""
+    return bool(value) and value.isascii() and value.isdecimal() and len(value) <= 18
+
+
 class GameFormSet(BaseInlineFormSet):
     """Cross-row checks of the game grid: white ≠ black, a player at most once per round, byes without
     black, both players entered (the entries come from the entry inline of the same POST)."""
@@ -195,7 +201,7 @@ class GameFormSet(BaseInlineFormSet):
             entered |= set(self.instance.entries.values_list("player_id", flat=True))
         prefix = "entries"
         try:
-            total = int(self.data.get(f"{prefix}-TOTAL_FORMS", 0))
+            total = min(int(self.data.get(f"{prefix}-TOTAL_FORMS", 0)), self.absolute_max)
         except ValueError:
             total = 0
         removed = set()
@@ -203,17 +209,17 @@ class GameFormSet(BaseInlineFormSet):
             player = self.data.get(f"{prefix}-{i}-player")
             entry_id = self.data.get(f"{prefix}-{i}-id")
             if self.data.get(f"{prefix}-{i}-DELETE"):
-                if entry_id and entry_id.isdigit():
+                if _is_id(entry_id):
                     removed.add(int(entry_id))
                 continue
-            if player and player.isdigit():
+            if _is_id(player):
                 entered.add(int(player))
         if removed:
             entered -= set(TournamentEntry.objects.filter(pk__in=removed).values_list("player_id", flat=True))
             # a removed entry's player may still be entered by another row
             for i in range(total):
                 player = self.data.get(f"{prefix}-{i}-player")
-                if player and player.isdigit() and not self.data.get(f"{prefix}-{i}-DELETE"):
+                if _is_id(player) and not self.data.get(f"{prefix}-{i}-DELETE"):
                     entered.add(int(player))
         return entered
 

@@ -293,11 +293,12 @@ def parse_participants(values: list[str]) -> tuple[list[Player], list[str]]:
     ids: list[int] = []
     errors: list[str] = []
     for value in values:
-        try:
-            pk = int(value)
-        except (TypeError, ValueError):
+        text = str(value).strip()
+        # Only plain ids a database integer can hold (no "²", no 20 digits: OverflowError on SQLite).
+        if not (text.isascii() and text.isdecimal() and len(text) <= 18):
             errors.append(str(_("Ungültige Spieler-ID „%(value)s“.") % {"value": value}))
             continue
+        pk = int(text)
         if pk not in ids:
             ids.append(pk)
     players = Player.objects.in_bulk(ids)

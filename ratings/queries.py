@@ -122,7 +122,7 @@ def player_search_filter(query: str) -> Q | None:
         if search_key(first):
             q &= Q(first_name_key__startswith=search_key(first))
         return q
-    if query.isdigit():  # a DSB person id or FIDE id
+    if query.isascii() and query.isdecimal():  # a DSB person id or FIDE id (not "²": isdigit, no int)
         return Q(dsb_id=int(query)) | Q(fide_id=int(query)) if len(query) <= 9 else Q(pk__in=[])
     q = Q()
     for term in _terms(query):

@@ -488,7 +488,7 @@ def _search(query: str, exclude: list[int]) -> list[Player]:
         return []
     qs = Player.objects.exclude(pk__in=exclude)
     cond = Q(key__iexact=query)
-    if query.isdigit():
+    if query.isascii() and query.isdecimal() and len(query) <= 9:  # like the public filter
         cond |= Q(dsb_id=int(query)) | Q(fide_id=int(query))
     if "-" in query:
         zps, _sep, number = query.partition("-")
@@ -632,7 +632,7 @@ def tournament_preview(request: HttpRequest, pk: int) -> HttpResponse:
 @permissions.officer_required
 def player_search(request: HttpRequest) -> HttpResponse:
     """Autocomplete (HTMX): suggestion buttons that add a player to the results form."""
-    exclude = [int(v) for v in request.GET.getlist("p") if v.isdigit()]
+    exclude = [int(v) for v in request.GET.getlist("p") if v.isascii() and v.isdecimal() and len(v) <= 18]
     players = _search(request.GET.get("q", ""), exclude)
     return render(
         request,
