@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from ratings.enums import AdjustmentKind
 
@@ -64,7 +65,7 @@ class RatingAdjustment(models.Model):
         ]
 
     def __str__(self) -> str:
-        when = self.date.isoformat() if self.date else _("Start")
+        when = self.date.isoformat() if self.date else pgettext("rating adjustment", "Start")
         value = self.dwz if self.dwz is not None else f"Elo {self.fide_elo}"
         return f"{self.player}: {value} ({when})"
 
