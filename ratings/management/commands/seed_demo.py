@@ -294,7 +294,7 @@ class Demo:
                 host = clubs[count % len(clubs)]
                 players = rng.sample(everyone, 36)
                 self.save(
-                    name=f"{'Neujahrs' if end.month == 1 else 'Sommer'}-Open {year} ({host.name})",
+                    name=f"{_open_name(end)}-Open {year} ({host.name})",
                     place=next(c[3] for c in CLUBS if c[0] == host.zps),
                     end=end,
                     days=4,
@@ -343,6 +343,15 @@ class Demo:
                     club=club,
                 )
         return count
+
+
+def _open_name(end: datetime.date) -> str:
+    """Season names keep two opens of one year apart (one ends before, one after 2026-06-08)."""
+    if end.month <= 2:
+        return "Neujahrs"
+    if end.month <= 6:
+        return "Pfingst"
+    return "Sommer"
 
 
 class Command(BaseCommand):
