@@ -177,3 +177,27 @@ def test_deeply_nested_json_exits_2(tmp_path):
     code, out, err = run(tmp_path, None, raw="[" * 100_000 + "]" * 100_000)
     assert (code, out) == (2, "")
     assert "malformed JSON" in err
+
+
+def test_utf8_bom_is_accepted(tmp_path):
+    ex = example("E9")
+    code, out, err = run(tmp_path, None, raw="\ufeff" + json.dumps(ex["input"]))
+    assert (code, err) == (0, "")
+    assert json.loads(out) == ex["output"]
+
+
+def test_utf8_bom_on_stdin_is_accepted():
+    ex = example("E9")
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "dwzsite.settings_test"}
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "dwz_evaluate", "-"],
+        input="\ufeff" + json.dumps(ex["input"]),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        env=env,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == ex["output"]

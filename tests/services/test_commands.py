@@ -331,3 +331,55 @@ def test_deeply_nested_json_exits_2(tmp_path):
         _import(path)
     assert exc.value.returncode == 2
     assert "deep.json: cannot read JSON: malformed JSON" in str(exc.value)
+
+
+def test_utf8_bom_is_accepted(tmp_path):
+    path = tmp_path / "bom.json"
+    data = {
+        "tournament": {"end_date": "2024-01-01", "name": "Größe"},
+        "players": [{"id": "A", "name": "Müller, Jörg"}, {"id": "B"}],
+        "games": [{"white": "A", "black": "B", "result": "1-0"}],
+    }
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8-sig")
+    _import(path)
+    assert Player.objects.get(key="A").name == "Müller, Jörg"
+    assert Tournament.objects.get().name == "Größe"
+
+
+@pytest.mark.parametrize("since", ["", " ", "2024-13-01"])
+def test_recalculate_from_rejects_a_non_date(since):
+    with pytest.raises(CommandError) as exc:
+        call_command("recalculate", "--from", since, stdout=io.StringIO())
+    assert exc.value.returncode == 2
+    assert "--from" in str(exc.value) and "YYYY-MM-DD" in str(exc.value)
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_export_into_a_closed_pipe_exits_quietly(tmp_path, fmt):
+    """``export_ratings | head``: the reader leaves early; no BrokenPipeError traceback (a real pipe and a
+    real, migrated SQLite file: the subprocess cannot see the test database)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "dwzsite.settings_test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v0"], cwd=root, env=env, check=True)
+    proc = subprocess.Popen(
+        [*manage, "export_ratings", "--all", "--format", fmt],
+        cwd=root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader is gone before the first line
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 0, err
+    assert "BrokenPipe" not in err and "Traceback" not in err

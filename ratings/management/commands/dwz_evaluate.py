@@ -28,9 +28,9 @@ class Command(BaseCommand):
         path = options["file"]
         try:
             if path == "-":
-                text = sys.stdin.read()
+                text = sys.stdin.read().removeprefix("\ufeff")
             else:
-                with open(path, encoding="utf-8") as fh:
+                with open(path, encoding="utf-8-sig") as fh:  # a UTF-8 BOM is harmless
                     text = fh.read()
         except (OSError, UnicodeDecodeError) as exc:
             self._fail([f"{path}: cannot read: {exc}"])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import sys
 
 from django.core.management.base import BaseCommand
 
@@ -33,9 +35,17 @@ class Command(BaseCommand):
                     "last_evaluation": p.last_evaluated.isoformat() if p.last_evaluated else None,
                 }
             )
-        if options["format"] == "json":
-            self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1))
-        else:
-            writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
+        try:
+            if options["format"] == "json":
+                self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=1))
+            else:
+                writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
+                writer.writeheader()
+                writer.writerows(rows)
+            self.stdout.flush()
+        except BrokenPipeError:
+            # The reader has gone (``export_ratings | head``): stop quietly. Point stdout at /dev/null so
+            # the interpreter's final flush of what is still buffered raises no second BrokenPipeError.
+            if getattr(self.stdout, "_out", None) is sys.stdout:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())

@@ -25,7 +25,7 @@ class Command(BaseCommand):
         parsed, errors = [], []
         for path in options["files"]:
             try:
-                with open(path, encoding="utf-8") as fh:
+                with open(path, encoding="utf-8-sig") as fh:  # a UTF-8 BOM is harmless
                     data = json.load(fh)
                 parsed.append(tournament_parse(data, source=path))
             except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -51,11 +51,13 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS("Gespeicherter Stand = Neuberechnung."))
             return
         since = None
-        if options["since"]:
+        if options["since"] is not None:  # an empty --from '' is an error, not "everything"
             try:
                 since = datetime.date.fromisoformat(options["since"])
             except ValueError as exc:
-                raise CommandError(f"--from: kein Datum: {options['since']}", returncode=2) from exc
+                raise CommandError(
+                    f"--from: kein Datum im Format YYYY-MM-DD: {options['since']!r}", returncode=2
+                ) from exc
         report = recalculate(since=since, progress=ProgressBar(sys.stderr, "Neuberechnung"))
         rate = report.evaluations / report.elapsed if report.elapsed else 0
         self.stdout.write(
