@@ -546,6 +546,11 @@ def own_rating_for_expectation(evaluation: Evaluation | None) -> int | None:
     return None
 
 
+def _both_first(mine: Evaluation | None, theirs: Evaluation | None) -> bool:
+    first = EvaluationStatus.FIRST
+    return mine is not None and theirs is not None and mine.status == first and theirs.status == first
+
+
 def tournament_view(tournament: Tournament) -> TournamentView:
     """Entries with evaluations, scoresheets, crosstable/progress cells (four queries)."""
     entries = list(
@@ -603,6 +608,10 @@ def tournament_view(tournament: Tournament) -> TournamentView:
             pts = pts_map[game.result]
             text = _FORFEIT_SYMBOL[game.result][idx] if game.result in _FORFEIT_SYMBOL else _symbol(pts)
             opp_rating = entry_ratings.get(opp.entry.player_id) if counted else None
+            if counted and _both_first(me.evaluation, opp.evaluation):
+                # Spec §6.5/§6.9: between two first ratings the engine used the opponent's iteration value
+                # (stored as his performance), not his first rating.
+                opp_rating = opp.evaluation.performance
             own_rating = own_rating_for_expectation(me.evaluation) if counted else None
             expected = None
             if counted and opp_rating is not None and own_rating is not None:

@@ -128,6 +128,17 @@ def pass2(federation):
     return {"tournament": t, **by_id}
 
 
+@pytest.fixture
+def e12(federation):
+    """Spec §14 E12 (WO 2026) stored through the services: U1 (L 1420, first rating 1466) beat U2 (L 870,
+    first rating 1157)."""
+    data = example("E12")["input"]
+    players = [(p["id"], p.get("dwz"), p.get("index"), p["birth_year"]) for p in data["players"]]
+    games = [(g["white"], g["black"], g["result"]) for g in data["games"]]
+    t, by_id = _store(federation, players, games, end=datetime.date(2026, 10, 4), name="E12")
+    return {"tournament": t, **by_id}
+
+
 def _rows(client, t):
     view = client.get(url(t)).context["view"]
     return {row.player.surname: row for row in view.rows}
@@ -176,4 +187,18 @@ def test_scoresheet_falls_back_to_the_reconstruction_for_rows_without_entry_rati
     rows = _rows(client, pass2["tournament"])
     line = next(line for line in rows["R0"].lines if line.opponent.player_id == pass2["A"].pk)
     assert line.opponent_rating == 1755
+    _assert_we_sums_match_stored(rows)
+
+
+def test_scoresheet_between_two_first_ratings_uses_the_iteration_values(client, e12):
+    """Spec E12, §6.8/§6.9: rated players meet U1 at his first rating 1466 (R3: p .156), but U1 and U2 meet
+    each other at their iteration values 1420 and 870, so their We sums are the spec's 4.498 and 0.500."""
+    rows = _rows(client, e12["tournament"])
+    u1_vs_u2 = next(line for line in rows["U1"].lines if line.opponent.player_id == e12["U2"].pk)
+    u2_vs_u1 = next(line for line in rows["U2"].lines if line.opponent.player_id == e12["U1"].pk)
+    assert (u1_vs_u2.opponent_rating, u2_vs_u1.opponent_rating) == (870, 1420)
+    r3_vs_u1 = next(line for line in rows["R3"].lines if line.opponent.player_id == e12["U1"].pk)
+    assert (r3_vs_u1.opponent_rating, str(r3_vs_u1.expected)) == (1466, "0.156")
+    assert str(rows["U1"].expected_sum) == "4.498" == str(rows["U1"].evaluation.expected)
+    assert str(rows["U2"].expected_sum) == "0.500" == str(rows["U2"].evaluation.expected)
     _assert_we_sums_match_stored(rows)
