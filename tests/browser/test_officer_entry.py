@@ -56,12 +56,15 @@ def test_officer_enters_round_robin_with_live_preview(live_server, page, setup):
 
     # Autocomplete: type, pick the suggestion (a plain submit button that adds the player).
     for p in players:
+        # Each pick reloads the page; typing before htmx has bound its listeners (on load) would be lost.
+        page.wait_for_load_state("load")
         page.locator("#player-search").fill(p.surname[:4])
         suggestion = page.locator("#search-results button", has_text=p.surname)
         expect(suggestion).to_be_visible()
         suggestion.click()
         expect(page.locator("#participants")).to_contain_text(p.surname)
 
+    page.wait_for_load_state("load")  # the grid's key handlers are bound on load
     cell = lambda i, j: page.locator(f"#id_rr-{players[i].pk}-{players[j].pk}")  # noqa: E731
     cell(0, 1).click()
     page.keyboard.press("1")  # A beats B; focus moves on to A–C
