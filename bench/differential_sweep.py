@@ -18,8 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.dwz.builders import engine_json  # noqa: E402
+from tests.dwz.random_tournaments import RandomSource, make_tournament  # noqa: E402
 from tests.dwz.reference import evaluate_json  # noqa: E402
-from tests.dwz.test_differential import RandomSource, engine_json, make_tournament  # noqa: E402
 
 
 def main() -> int:

@@ -1,19 +1,19 @@
 """Benchmark of the DWZ engine (not a test): ``.venv/bin/python bench/engine.py [--tournaments N]``.
 
 Generates seeded random tournaments (6-60 players; round robin up to 16 players, Swiss above; rated players
-of all ages, some unrated, some FIDE-only; end dates in both editions), evaluates them all, once with one
-``evaluate`` call per tournament ("single") and once with one ``evaluate_many`` call for all ("batch"), and
-prints tournaments/s and player-evaluations/s for both, plus the CPU time (``time.process_time``) of the
-single calls per tournament (mean and median), which a busy machine disturbs less than wall time. In the
-same run it times elochess 0.5.0's DWZ update (``DwzCalculator.update_rating``, classic formula only, no
-performance/level/first ratings) on the same established players (rated, at least one game against a rated
-player) and prints the ratio.
+of all ages, some unrated, some FIDE-only; end dates in both editions) and evaluates each with one
+``evaluate`` call, ``--repeat`` times. Prints JSON lines: per run the CPU time (``time.process_time``, which a
+busy machine disturbs less than wall time), player-evaluations per CPU second and the CPU time per
+tournament (mean and median). In the same run it times elochess 0.5.0's DWZ update
+(``DwzCalculator.update_rating``, classic formula only, no performance/level/first ratings) on the same
+established players (rated, at least one game against a rated player).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import math
 import random
 import statistics
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, evaluate, evaluate_many
+from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, evaluate
 
 
 def _result(rnd: random.Random, white: int, black: int) -> str:
@@ -126,79 +126,61 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tournaments", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--profile", action="store_true", help="cProfile the engine run instead")
-    parser.add_argument("--batch-only", action="store_true", help="skip the one-call-per-tournament run")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs over the same tournaments")
+    parser.add_argument("--profile", action="store_true", help="cProfile one engine run instead")
     args = parser.parse_args()
 
     t0 = time.perf_counter()
     tournaments = generate(args.tournaments, args.seed)
-    gen_s = time.perf_counter() - t0
     n_players = sum(len(t.players) for t in tournaments)
     n_games = sum(len(t.games) for t in tournaments)
-    print(f"generated {len(tournaments)} tournaments, {n_players} players, {n_games} games in {gen_s:.1f} s")
-
+    _emit(
+        event="generated", tournaments=len(tournaments), players=n_players, games=n_games,
+        seconds=round(time.perf_counter() - t0, 2),
+    )  # fmt: skip
     if args.profile:
         import cProfile
         import pstats
 
         profiler = cProfile.Profile()
-        profiler.runcall(lambda: evaluate_many(tournaments))
+        profiler.runcall(lambda: [evaluate(t) for t in tournaments])
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         return
 
-    single_s = None
-    per_call: list[float] = []
-    if not args.batch_only:
+    for rep in range(1, args.repeat + 1):
         cpu = time.process_time
+        per_call: list[float] = []
         results = []
-        t0 = time.perf_counter()
+        wall0 = time.perf_counter()
         for t in tournaments:
             c0 = cpu()
             results.append(evaluate(t))
             per_call.append(cpu() - c0)
-        single_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    batch = evaluate_many(tournaments)
-    batch_s = time.perf_counter() - t0
-    if single_s is not None:
-        assert batch == results, "evaluate_many and evaluate disagree"
-    results = batch
-    established = sum(1 for r in results for p in r.players if p.status == "rated" and p.n > 0)
-    first = sum(1 for r in results for p in r.players if p.status == "first")
-    with_perf = sum(1 for r in results for p in r.players if p.performance is not None)
-    evaluated = established + first
+        wall = time.perf_counter() - wall0
+        cpu_s = sum(per_call)
+        established = sum(1 for r in results for p in r.players if p.status == "rated" and p.n > 0)
+        first = sum(1 for r in results for p in r.players if p.status == "first")
+        _emit(
+            event="engine", rep=rep, tournaments=len(tournaments), follow_up=established, first=first,
+            wall_s=round(wall, 3), cpu_s=round(cpu_s, 3),
+            player_evaluations_per_cpu_s=round((established + first) / cpu_s),
+            us_per_tournament_mean=round(cpu_s / len(per_call) * 1e6),
+            us_per_tournament_median=round(statistics.median(per_call) * 1e6),
+        )  # fmt: skip
 
     calls = elochess_calls(tournaments)
     from elochess.dwz import DwzCalculator
 
     update = DwzCalculator.update_rating
-    t0 = time.perf_counter()
+    c0 = time.process_time()
     for r0, opps, score, age, index in calls:
         update(r0, opps, score, age=age, index=index)
-    elo_s = time.perf_counter() - t0
-    theirs = len(calls) / elo_s
+    elo_s = time.process_time() - c0
+    _emit(event="elochess", calls=len(calls), cpu_s=round(elo_s, 3), per_cpu_s=round(len(calls) / elo_s))
 
-    print(
-        f"players:  {evaluated:,} player-evaluations ({established:,} follow-up, {first:,} first; "
-        f"{with_perf:,} performances)"
-    )
-    for label, seconds in (("single", single_s), ("batch", batch_s)):
-        if seconds is None:
-            continue
-        ours = established / seconds
-        print(
-            f"{label + ':':9} {len(tournaments) / seconds:,.0f} tournaments/s, "
-            f"{evaluated / seconds:,.0f} player-evaluations/s (all evaluated players), "
-            f"{ours:,.0f} follow-up/s in {seconds:.2f} s; ratio to elochess {ours / theirs:.2f}x"
-        )
-    print(f"elochess: {theirs:,.0f} player-evaluations/s ({len(calls):,} calls in {elo_s:.2f} s)")
-    if per_call:
-        cpu_s = sum(per_call)
-        print(
-            f"single CPU: {cpu_s / len(per_call) * 1e6:,.0f} µs per tournament (mean), "
-            f"{statistics.median(per_call) * 1e6:,.0f} µs (median); "
-            f"{evaluated / cpu_s:,.0f} player-evaluations per CPU second"
-        )
+
+def _emit(**fields: object) -> None:
+    print(json.dumps(fields), flush=True)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ See /docs or the spec (dwz-rules.md) for the rules; ``evaluate`` is the entry po
 
 from .categories import CATEGORIES, StrengthCategory, strength_category
 from .editions import CLASSIC, EDITIONS, WO2026, Edition, edition_for
-from .evaluate import evaluate, evaluate_many
+from .evaluate import evaluate
 from .expectation import expected_score
 from .rounding import rhu, rhu_decimal, rhu_div, rhu_scaled
 from .types import (
@@ -17,6 +17,7 @@ from .types import (
     Status,
     TournamentInput,
     TournamentResult,
+    UnsupportedInput,
 )
 
 __all__ = [
@@ -34,9 +35,9 @@ __all__ = [
     "StrengthCategory",
     "TournamentInput",
     "TournamentResult",
+    "UnsupportedInput",
     "edition_for",
     "evaluate",
-    "evaluate_many",
     "expected_score",
     "rhu",
     "rhu_decimal",

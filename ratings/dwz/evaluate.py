@@ -1,30 +1,395 @@
-"""Evaluation of tournaments (spec §8): ``evaluate`` for one, ``evaluate_many`` for independent ones at once.
+"""Evaluation of one tournament (spec §8): ``evaluate`` is the engine's only entry point for ratings.
 
-``evaluate`` runs the lean pure-Python path of ``single.py`` (numpy's per-call overhead dominates a single
-small or medium tournament); ``evaluate_many`` runs the vectorised fast path of ``fast.py``, which is also
-where ``evaluate`` sends very large tournaments and anything the lean path does not take.
-``reference_impl.evaluate_reference`` is the straightforward per-player implementation both are tested
-against (tests/dwz/test_fast_path.py, tests/dwz/test_single_path.py) and fall back to.
+The steps follow §8: read and check the input (``_Field``: everything that does not depend on ratings:
+R0, played and counted games, valid Restpartien, Zusatzstufen), first ratings with every rated player at
+R0 (pass 1), performances, the Ausnahmespieler test and, if needed, pass 2; then one result per player in
+input order. Players are addressed by their position in ``TournamentInput.players``.
+
+The rules themselves live in ``development`` (E, K, Rn), ``first_rating`` (Restpartien, Zusatzstufen,
+start values, iteration, mapping), ``performance`` (level, performance) and ``search`` (§7.1). This module
+only orders the steps and keeps what one step hands to the next; it caches the few values that repeat a
+lot (E / K by R0 and class, first-rating mappings).
 """
 
 from __future__ import annotations
 
-from .fast import evaluate_many
-from .reference_impl import evaluate_reference
-from .single import _Unsupported, evaluate_single
-from .types import TournamentInput, TournamentResult
+from dataclasses import dataclass, field
+from decimal import Decimal
+from operator import attrgetter
 
-__all__ = ["evaluate", "evaluate_many", "evaluate_reference"]
+from .development import (
+    AgeClass,
+    age_class,
+    classic_e,
+    classic_rating,
+    wo2026_k,
+    wo2026_rating,
+)
+from .editions import Edition, edition_for
+from .expectation import expected_score
+from .first_rating import IterationPlayer, iterate, map_first_rating, qualifies, restpartie_valid, start_value
+from .performance import level
+from .rounding import rhu_div
+from .search import HIGH, LOW, MAX_N, packed_sum, rounded_at, solve, solve_in_range
+from .types import (
+    RESULT_CODES,
+    WHITE_SCORE,
+    PlayerInput,
+    PlayerResult,
+    Restpartie,
+    Status,
+    TournamentInput,
+    TournamentResult,
+    UnsupportedInput,
+)
 
-# Above this many games the vectorised path is faster than the lean one (measured, bench/engine.py).
-SINGLE_MAX_GAMES = 2400
+_RATED, _FIRST, _NOT_RATED = Status.RATED.value, Status.FIRST.value, Status.NOT_RATED.value
+_SCORES = frozenset({0, 500, 1000})
 
 
 def evaluate(tournament: TournamentInput) -> TournamentResult:
-    """Evaluate one tournament under the edition of its end date (spec §8). Pure: no I/O, no Django."""
-    if len(tournament.games) <= SINGLE_MAX_GAMES:
-        try:
-            return evaluate_single(tournament)
-        except (_Unsupported, KeyError, TypeError, ValueError, AttributeError, OverflowError):
-            pass
-    return evaluate_many((tournament,))[0]
+    """Evaluate one tournament under the edition of its end date (spec §8). Pure: no I/O, no Django.
+
+    Raises ``UnsupportedInput`` (a ValueError) for input the JSON contract (spec §13) rejects and the rules
+    cannot evaluate: ratings, indexes or birth years that are not integers, a negative index, unknown or
+    duplicate player ids, a player against himself, unknown result codes, Restpartie scores other than
+    0 / 500 / 1000.
+    """
+    edition = edition_for(tournament.end_date)
+    f = _Field(tournament, edition)
+    state = _entry_ratings(f)
+    players = tuple(_result(f, state, i) for i in range(f.m))
+    return TournamentResult(edition=edition.name.value, players=players)
+
+
+# ---------------------------------------------------------------------------------------------- input
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _rating(value: object, what: str) -> int:
+    # Any integer: the JSON contract admits 0-3000 (spec §13), but the engine's own results (a first
+    # rating, an Rn) can leave that range and must be accepted as the next tournament's input.
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise UnsupportedInput(f"{what}: not an integer: {value!r}")
+
+
+_game_fields = attrgetter("white", "black", "result")
+_WHITE_SCORE = {str(result): score for result, score in WHITE_SCORE.items()}
+
+
+def _bad_game(k: int, white: int | None, black: int | None, result: str) -> str:
+    if white is None or black is None:
+        return f"games[{k}]: unknown player id"
+    if white == black:
+        return f"games[{k}]: a player against himself"
+    return f"games[{k}].result: unknown result {result!r}"
+
+
+class _Field:
+    """Everything about the tournament that does not depend on ratings (spec §3, §6.1-6.3)."""
+
+    def __init__(self, t: TournamentInput, edition: Edition) -> None:
+        self.t = t
+        self.edition = edition
+        self.common = edition.common
+        self.m = len(t.players)
+        self.r0: dict[int, int] = {}  # the start values of the rated players
+        self.takeover = [False] * self.m
+        self._read_players(t.players)
+        self.rated = [i in self.r0 for i in range(self.m)]
+        self.opps: list[list[int]] = [[] for _ in range(self.m)]
+        self.scores: list[list[int]] = [[] for _ in range(self.m)]
+        self._read_games()
+        self.rps: dict[int, list[Restpartie]] = {}
+        self.stage1: list[int] = []
+        self.stage2: list[int] = []
+        self.auswahl1 = self.rated[:]
+        self._select()
+        self.zus = self.stage1 + self.stage2
+        self.c_opps, self.c_w = self._counted()
+
+    def _read_players(self, players: tuple[PlayerInput, ...]) -> None:
+        """R0: the DWZ, else the FIDE Elo (take-over); a DWZ always wins (spec §2)."""
+        self.pos: dict[str, int] = {}
+        for i, p in enumerate(players):
+            if p.id in self.pos:
+                raise UnsupportedInput(f"players[{i}].id: duplicate id {p.id!r}")
+            self.pos[p.id] = i
+            if p.birth_year is not None and not _is_int(p.birth_year):
+                raise UnsupportedInput(f"players[{i}].birth_year: not an integer: {p.birth_year!r}")
+            if p.dwz is not None:
+                self.r0[i] = _rating(p.dwz, f"players[{i}].dwz")
+                if p.index is not None and (not _is_int(p.index) or p.index < 0):
+                    raise UnsupportedInput(f"players[{i}].index: not a non-negative integer: {p.index!r}")
+            elif p.fide_elo is not None:
+                self.r0[i] = _rating(p.fide_elo, f"players[{i}].fide_elo")
+                self.takeover[i] = True
+
+    def _read_games(self) -> None:
+        """Played games per player in input game order; forfeits never count for anybody (spec §3)."""
+        pos, opps, scores = self.pos, self.opps, self.scores
+        for k, (white_id, black_id, result) in enumerate(map(_game_fields, self.t.games)):
+            white, black = pos.get(white_id), pos.get(black_id)
+            if white is None or black is None or white == black or result not in RESULT_CODES:
+                raise UnsupportedInput(_bad_game(k, white, black, result))
+            s = _WHITE_SCORE.get(result)
+            if s is not None:
+                opps[white].append(black)
+                scores[white].append(s)
+                opps[black].append(white)
+                scores[black].append(1000 - s)
+
+    def _select(self) -> None:
+        """Valid Restpartien of unrated players (§6.1), Zusatzstufe 1 and 2 (§6.2, §6.3)."""
+        end, years = self.t.end_date, self.common.restpartien_years
+        unrated = [i for i in range(self.m) if not self.rated[i]]
+        for i in unrated:
+            valid = []
+            for k, rp in enumerate(self.t.players[i].restpartien):
+                what = f"players[{i}].restpartien[{k}]"
+                _rating(rp.opponent_rating, f"{what}.opponent_rating")
+                if not _is_int(rp.score) or rp.score not in _SCORES:
+                    raise UnsupportedInput(f"{what}.score: not 0, 500 or 1000 thousandths: {rp.score!r}")
+                if restpartie_valid(rp, end, years):
+                    valid.append(rp)
+            self.rps[i] = valid
+        self.stage1 = [i for i in unrated if self._qualifies(i, self.rated)]
+        for i in self.stage1:
+            self.auswahl1[i] = True
+        self.stage2 = [i for i in unrated if not self.auswahl1[i] and self._qualifies(i, self.auswahl1)]
+
+    def _qualifies(self, i: int, pool: list[bool]) -> bool:
+        games = [s for o, s in zip(self.opps[i], self.scores[i], strict=True) if pool[o]]
+        return qualifies(games + [rp.score for rp in self.rps[i]], len(games), self.common)
+
+    def _counted(self) -> tuple[list[list[int]], list[int]]:
+        """Counted games: played, both players in Auswahl II (spec §3); opponents and W per player."""
+        in2 = self.auswahl1[:]
+        for i in self.stage2:
+            in2[i] = True
+        c_opps: list[list[int]] = []
+        c_w: list[int] = []
+        for i in range(self.m):
+            if not in2[i]:
+                c_opps.append([])
+                c_w.append(0)
+            elif all(in2[o] for o in self.opps[i]):
+                c_opps.append(self.opps[i])
+                c_w.append(sum(self.scores[i]))
+            else:
+                games = [(o, s) for o, s in zip(self.opps[i], self.scores[i], strict=True) if in2[o]]
+                c_opps.append([o for o, _ in games])
+                c_w.append(sum(s for _, s in games))
+        return c_opps, c_w
+
+    def rp_points(self, i: int) -> int:
+        return sum(rp.score for rp in self.rps[i])
+
+
+# ---------------------------------------------------------------------------------------------- passes
+
+
+@dataclass(slots=True)
+class _State:
+    """Entry ratings (spec §3) and what the passes computed with them."""
+
+    entry: dict[int, int]  # Auswahl II players (rated, and Zusatzstufe players once they have one)
+    values: dict[int, int] = field(default_factory=dict)  # R_i of the Zusatzstufe players
+    used: dict[int, int] = field(default_factory=dict)  # the values the last round used
+    first: dict[int, int] = field(default_factory=dict)  # first ratings
+    perf: dict[int, int] = field(default_factory=dict)  # performances of rated players with n >= 5
+    we: dict[int, int] = field(default_factory=dict)  # f(R0) seen by the performance search
+
+
+def _entry_ratings(f: _Field) -> _State:
+    """Pass 1, the Ausnahmespieler test and pass 2 (spec §7.4, §8 steps 5-6)."""
+    state = _State(entry=dict(f.r0))
+    if f.zus:
+        _first_ratings(f, state)
+    perf_players = [i for i in range(f.m) if f.rated[i] and len(f.c_opps[i]) >= f.common.min_games]
+    for i in perf_players:
+        _performance(f, state, i)
+    if not perf_players or f.t.end_date < f.common.ausnahme_from:
+        return state
+    margin = f.common.ausnahme_margin
+    ausnahme = [i for i in perf_players if state.perf[i] > f.r0[i] + margin]
+    if not ausnahme:
+        return state
+    # One test only; then everything that can change is computed again from the new entry ratings.
+    second = _State(entry=dict(f.r0), values=state.values, used=state.used, first=state.first)
+    for i in ausnahme:
+        second.entry[i] = state.perf[i]
+    if f.zus and any(o in ausnahme for i in f.zus for o in f.c_opps[i]):
+        _first_ratings(f, second)
+    for i, rating in second.first.items():
+        second.entry[i] = rating
+    # Counted games are symmetric: the players to redo are the opponents of those whose entry changed.
+    redo = {o for j, rating in second.entry.items() if state.entry[j] != rating for o in f.c_opps[j]}
+    for i in perf_players:
+        if i in redo:
+            _performance(f, second, i, hint=state.perf[i])
+        else:
+            second.perf[i] = state.perf[i]
+            if i in state.we:
+                second.we[i] = state.we[i]
+    return second
+
+
+def _first_ratings(f: _Field, state: _State) -> None:
+    """Start values, Jacobi iteration and mapping from scratch with the rated players at ``state.entry``
+    (spec §6.4-6.7); the first ratings become the players' entry ratings."""
+    entry = state.entry
+    start: dict[int, int] = {}
+    for stage, pool in ((f.stage1, f.rated), (f.stage2, f.auswahl1)):
+        for i in stage:
+            # Zusatzstufe-1 opponents of a stage-2 player enter at their start values.
+            games = [(o, s) for o, s in zip(f.opps[i], f.scores[i], strict=True) if pool[o]]
+            ratings = [entry[o] if f.rated[o] else start[o] for o, _ in games]
+            ratings += [rp.opponent_rating for rp in f.rps[i]]
+            start[i] = start_value(ratings, sum(s for _, s in games) + f.rp_points(i))
+    players = {}
+    for i in start:
+        fixed = [entry[o] for o in f.c_opps[i] if f.rated[o]]
+        fixed += [rp.opponent_rating for rp in f.rps[i]]
+        moving = tuple(o for o in f.c_opps[i] if not f.rated[o])
+        players[i] = IterationPlayer(tuple(fixed), moving, f.c_w[i] + f.rp_points(i))
+    state.values, state.used = iterate(players, start, f.common)
+    state.first = {i: _map_first(v, f.edition) for i, v in state.values.items()}
+    for i, rating in state.first.items():
+        entry[i] = rating
+
+
+def _performance(f: _Field, state: _State, i: int, hint: int | None = None) -> None:
+    """Performance of rated player ``i`` with n >= 5 (spec §7.3); also keeps f(R0), his per-game We."""
+    opponents = [state.entry[o] for o in f.c_opps[i]]
+    w, n, r0 = f.c_w[i], len(opponents), f.r0[i]
+    packed = None
+    if n <= MAX_N and min(opponents) >= LOW and max(opponents) <= HIGH:
+        # One pass at R0 gives We = f(R0) and the start of the search.
+        packed = packed_sum(r0, opponents)
+        state.we[i] = rounded_at(packed)
+    if w == 0 or w == 1000 * n:
+        # 0 % / 100 %: a fictitious draw against the level (spec §7.3).
+        state.perf[i] = solve([*opponents, rhu_div(sum(opponents), n)], w + 500, hint)
+    elif packed is None:
+        state.perf[i] = solve(opponents, w, hint if hint is not None else r0)
+    elif hint is None:
+        state.perf[i] = solve_in_range(opponents, w, r0, packed)
+    else:
+        state.perf[i] = solve_in_range(opponents, w, hint)
+
+
+_FIRST_CACHE: dict[tuple[str, int], int] = {}
+
+
+def _map_first(value: int, edition: Edition) -> int:
+    key = (edition.name, value)
+    got = _FIRST_CACHE.get(key)
+    if got is None:
+        got = _FIRST_CACHE[key] = map_first_rating(value, edition)
+    return got
+
+
+# ---------------------------------------------------------------------------------------------- results
+
+
+def _result(f: _Field, state: _State, i: int) -> PlayerResult:
+    if f.rated[i]:
+        return _rated_result(f, state, i)
+    if i in state.values:
+        return _first_result(f, state, i)
+    return _not_rated_result(f, state, i)
+
+
+def _rated_result(f: _Field, state: _State, i: int) -> PlayerResult:
+    """Spec §4, §5, §8 step 7: We, E or K, Rn, index + 1, level, performance."""
+    p, common = f.t.players[i], f.common
+    r0, takeover = f.r0[i], f.takeover[i]
+    if takeover:
+        index_old, index_used, index_new = (
+            common.takeover_index_shown, common.takeover_index_used, common.takeover_index_after,
+        )  # fmt: skip
+    else:
+        index_old = p.index or 0
+        index_used, index_new = index_old, index_old + 1
+    opponents = [state.entry[o] for o in f.c_opps[i]]
+    n = len(opponents)
+    if n == 0:
+        # Not evaluated: no coefficient, DWZ and index unchanged (spec §3).
+        return PlayerResult(
+            p.id, _RATED, r0, index_old, 0, 0, None, None, None, None, r0, index_old, (),
+            takeover, r0,
+        )  # fmt: skip
+    points = f.c_w[i]
+    expected = state.we.get(i)
+    if expected is None:
+        expected = sum([expected_score(r0 - o) for o in opponents])
+    age = age_class(None if p.birth_year is None else f.t.end_date.year - p.birth_year, common)
+    coefficient, dwz_new = _follow_up(f.edition, r0, age, index_used, n, points, expected)
+    return PlayerResult(
+        p.id, _RATED, r0, index_old, n, points, expected, coefficient, level(opponents),
+        state.perf.get(i), dwz_new, index_new, (), takeover, state.entry[i],
+    )  # fmt: skip
+
+
+_COEFFICIENTS: dict[tuple, tuple[int, Decimal]] = {}
+
+
+def _follow_up(
+    edition: Edition, r0: int, age: AgeClass, index: int, n: int, points: int, expected: int
+) -> tuple[Decimal, int]:
+    """(E or K as printed, Rn). E / K depend on W and We only through W >= We, so they are cached."""
+    if edition.classic is not None:
+        # E depends on the index only through min(e_max, e_per_index * index).
+        c = edition.classic
+        index = min(max(index, 0), -(-c.e_max // c.e_per_index))
+        key = (edition.name, r0, age, index, points >= expected)
+        got = _COEFFICIENTS.get(key)
+        if got is None:
+            e = classic_e(r0, age, index, points, expected, c)
+            got = _COEFFICIENTS[key] = (e, Decimal(e))
+        return got[1], classic_rating(r0, got[0], n, points, expected, c)
+    w = edition.wo2026
+    assert w is not None
+    index = min(max(index, 1), len(w.k0_a))
+    key = (edition.name, r0, age, index, points >= expected)
+    got = _COEFFICIENTS.get(key)
+    if got is None:
+        k = wo2026_k(r0, age, index, points, expected, w)
+        got = _COEFFICIENTS[key] = (k, Decimal(k).scaleb(-w.k_decimals))
+    return got[1], wo2026_rating(r0, got[0], points, expected, w)
+
+
+def _first_result(f: _Field, state: _State, i: int) -> PlayerResult:
+    """Spec §6.9: n and W incl. Restpartien, We against the opponents of the last round, level from the
+    tournament games, performance R_i."""
+    rps = f.rps[i]
+    # Opponents as in the last round of the iteration: rated at entry, Zusatzstufe players at the values
+    # that round used, plus the Restpartien.
+    last_round = [state.entry[o] if f.rated[o] else state.used[o] for o in f.c_opps[i]]
+    last_round += [rp.opponent_rating for rp in rps]
+    r_i, first = state.values[i], state.first[i]
+    expected = sum([expected_score(r_i - o) for o in last_round])
+    return PlayerResult(
+        f.t.players[i].id, _FIRST, None, None, len(last_round), f.c_w[i] + f.rp_points(i),
+        expected, None, level([state.entry[o] for o in f.c_opps[i]]),
+        r_i, first, f.common.first_rating_index, (), False, first,
+    )  # fmt: skip
+
+
+def _not_rated_result(f: _Field, state: _State, i: int) -> PlayerResult:
+    """Spec §6.10: every played game against an Auswahl-I player becomes a Restpartie."""
+    end = f.t.end_date
+    handed = tuple(
+        Restpartie(state.entry[o], s, end)
+        for o, s in zip(f.opps[i], f.scores[i], strict=True)
+        if f.auswahl1[o]
+    )
+    return PlayerResult(
+        f.t.players[i].id, _NOT_RATED, None, None, 0, 0, None, None, None, None, None, None,
+        handed, False, None,
+    )  # fmt: skip

@@ -8,11 +8,9 @@ rounding boundary, so the double-precision erf gives the official table.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from statistics import NormalDist
-
-import numpy as np
 
 from .editions import COMMON
 
@@ -24,7 +22,7 @@ _SCALE = 10**COMMON.p_decimals
 
 
 def win_probability(d: float) -> float:
-    """Unrounded P(D) = 1/2 (1 + erf(D/400)); used only for the tie rule of the performance search."""
+    """Unrounded P(D) = 1/2 (1 + erf(D/400))."""
     return 0.5 * (1.0 + math.erf(d / _ERF_DIVISOR))
 
 
@@ -34,9 +32,6 @@ def _rounded(d: int) -> int:
 
 
 P_TABLE: tuple[int, ...] = tuple(_rounded(d) for d in range(-P_OFFSET, P_OFFSET + 1))
-# The same table as a numpy array, for vectorised lookups with np.take(..., mode="clip"): clipping the index
-# is exactly the saturation rule, because the end entries are 0 and 1000.
-P_ARRAY: np.ndarray = np.array(P_TABLE, dtype=np.int64)
 _LAST = len(P_TABLE) - 1
 assert P_TABLE[0] == 0 and P_TABLE[-1] == _SCALE
 
@@ -52,8 +47,18 @@ def expected_score(d: int) -> int:
 
 
 def expected_sum(rating: int, opponents: Iterable[int]) -> int:
-    """We in thousandths: the exact sum of the per-game rounded p."""
+    """We in thousandths as the exact sum of the per-game rounded p."""
     return sum(expected_score(rating - o) for o in opponents)
+
+
+def rounded_sum(rating: int, opponents: Sequence[int]) -> int:
+    """f(R) of the search (spec §7.1) in thousandths: the same sum as ``expected_sum``."""
+    return sum(expected_score(rating - o) for o in opponents)
+
+
+def unrounded_sum(rating: int, opponents: Sequence[int]) -> float:
+    """1000 * the sum of the unrounded P, in float: the tie-break sum of the search (spec §7.1)."""
+    return 1000.0 * sum(win_probability(rating - o) for o in opponents)
 
 
 _NORMAL = NormalDist()

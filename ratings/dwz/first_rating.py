@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .editions import COMMON, CommonParameters, Edition
 from .expectation import rating_difference_for
-from .performance import solve
 from .rounding import rhu
+from .search import solve
 from .types import Restpartie
 
 
@@ -40,8 +41,15 @@ def qualifies(scores: Sequence[int], tournament_games: int, common: CommonParame
 def start_value(opponents: Sequence[int], w: int) -> int:
     """rhu(Rc + D(W/n)) with Rc the exact mean of the opponent ratings (spec §6.4)."""
     n = len(opponents)
-    rc = Fraction(sum(opponents), n)
-    return rhu(rc + Fraction(rating_difference_for(w / (1000 * n))))
+    total = sum(opponents)
+    d = rating_difference_for(w / (1000 * n))
+    # The float sum decides where it is clearly off a .5 boundary (its error is far below 1e-6); closer
+    # to one, the exact sum of the Fractions does.
+    x = total / n + d
+    below = math.floor(x)
+    if abs(x - below - 0.5) > 1e-6:
+        return below + 1 if x - below > 0.5 else below
+    return rhu(Fraction(total, n) + Fraction(d))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,18 +68,24 @@ def iterate(
 
     Every round uses only the previous round's values (never values of the same round, which would be
     Gauss-Seidel and order dependent). It stops after the first round that changes nothing, or after the
-    cap, where a rare +-1 two-cycle is cut deterministically.
+    cap, where a rare +-1 two-cycle is cut deterministically. A player none of whose moving opponents
+    changed in the previous round has the same inputs as then, so his value is kept without a search.
     """
     values = dict(start)
     previous = values
+    changed: set[int] | None = None  # players whose value changed in the previous round (None: first round)
     for _ in range(common.iteration_cap):
         previous = values
-        values = {
-            key: solve([*p.fixed, *(previous[m] for m in p.moving)], p.points, common)
-            for key, p in players.items()
-        }
+        values = {}
+        for key, p in players.items():
+            if changed is not None and changed.isdisjoint(p.moving):
+                values[key] = previous[key]
+            else:
+                opponents = [*p.fixed, *(previous[m] for m in p.moving)]
+                values[key] = solve(opponents, p.points, previous[key])
         if values == previous:
             break
+        changed = {key for key, v in values.items() if v != previous[key]}
     return values, previous
 
 

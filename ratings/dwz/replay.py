@@ -10,21 +10,13 @@ one of its players is dirty; otherwise its stored results are applied unchanged.
 when his state provably equals the stored one again (same result as stored, or a DWZ identical to the stored
 one). The end state equals a full replay because a clean player's stored history is, by induction, exactly
 what a full replay would produce.
-
-Batching: with a ``batch_evaluator`` (``evaluate_many``) consecutive tournaments that must be evaluated are
-collected into one batch as long as no player appears twice in it. Their inputs are then independent (DWZ,
-index and Restpartien are per player, and whether a tournament must be evaluated depends only on its own
-players), so evaluating them together gives exactly the sequential results. The batch is evaluated (flushed)
-before any later event that touches one of its players: a tournament sharing a player (evaluated or applied
-from the stored results) or an adjustment of such a player. tests/services/test_replay_batching.py checks
-batched against one-by-one replays.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ratings.dwz import evaluate  # the public engine API (the package is imported first)
@@ -34,11 +26,6 @@ from .types import GameInput, PlayerInput, PlayerResult, Restpartie, Status, Tou
 
 # Sort keys. Adjustments sort before tournaments of the same day (kind 0 < 1).
 OrderKey = tuple[datetime.date, int, int, str, int]
-# A batch of fewer tournaments goes through the single-tournament evaluator one by one: numpy's per-call
-# overhead makes the vectorised path slower below about 16 tournaments (measured on the bench/recalc.py
-# federation: 0.23 ms per tournament for batches of 8-15 against 0.20 ms one by one, 0.16 against 0.18 for
-# 16-31).
-MIN_BATCH = 16
 
 
 def tournament_order(end_date: datetime.date, code: str | None, creation: int) -> OrderKey:
@@ -158,33 +145,18 @@ def replay(
     changed: set[Hashable] | frozenset[Hashable] = frozenset(),
     stored: Mapping[Hashable, TournamentResult] | None = None,
     evaluator: Callable[[TournamentInput], TournamentResult] = evaluate,
-    batch_evaluator: Callable[[Sequence[TournamentInput]], Sequence[TournamentResult]] | None = None,
     on_event: Callable[[Event], None] | None = None,
 ) -> ReplayOutcome:
     """Replay ``events`` (sorted here by their order key) starting from ``states`` (updated in place).
 
     Full replay: ``stored=None`` (every tournament is evaluated). Incremental: ``stored`` maps each unchanged
     tournament to its stored result, ``dirty`` names the players whose input changed and ``changed`` the
-    tournaments and adjustments that are new or edited. With ``batch_evaluator`` independent consecutive
-    tournaments are evaluated together (same results as one by one with ``evaluator``).
+    tournaments and adjustments that are new or edited.
     """
     full = stored is None
     dirty = set(dirty or ())
     out = ReplayOutcome(states=states, dirty=dirty)
     evaluated = out.evaluated
-    # The pending batch: (event, input, stored result) in order, and the players it contains.
-    pending: list[tuple[TournamentEvent, TournamentInput, TournamentResult | None]] = []
-    pending_players: set[str] = set()
-
-    def flush() -> None:
-        if len(pending) >= MIN_BATCH and batch_evaluator is not None:
-            results = batch_evaluator([inp for _, inp, _ in pending])
-        else:
-            results = [evaluator(inp) for _, inp, _ in pending]
-        for (event, _, before), raw in zip(pending, results, strict=True):
-            finish(event, before, normalise(raw, members))
-        pending.clear()
-        pending_players.clear()
 
     def finish(event: TournamentEvent, before: TournamentResult | None, result: TournamentResult) -> None:
         evaluated[event.key] = result
@@ -214,8 +186,6 @@ def replay(
         if on_event is not None:
             on_event(event)
         if isinstance(event, AdjustmentEvent):
-            if event.player in pending_players:
-                flush()
             old = states.get(event.player) or EMPTY
             states[event.player] = PlayerState(event.dwz, event.index, old.fide_elo, ())
             if event.key in changed:
@@ -224,22 +194,13 @@ def replay(
                 dirty.discard(event.player)  # the same value as stored from here on
             continue
         pids = [pid for pid, _ in event.players]
-        if pending_players and not pending_players.isdisjoint(pids):
-            flush()
         before = None if full else stored.get(event.key)  # type: ignore[union-attr]
         must = full or before is None or event.key in changed or any(pid in dirty for pid in pids)
         if not must:
             for pr in before.players:  # type: ignore[union-attr]
                 states[pr.id] = advance(states.get(pr.id) or EMPTY, pr, event.end_date)
             continue
-        inp = tournament_input(event, states)
-        if batch_evaluator is None:
-            finish(event, before, normalise(evaluator(inp), members))
-            continue
-        pending.append((event, inp, before))
-        pending_players.update(pids)  # game ends are entered players (the engine rejects others)
-    if pending:
-        flush()
+        finish(event, before, normalise(evaluator(tournament_input(event, states)), members))
     if full:
         out.dirty = set(states)
     return out

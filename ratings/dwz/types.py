@@ -31,6 +31,11 @@ FORFEIT_RESULTS: frozenset[str] = RESULT_CODES - PLAYED_RESULTS
 WHITE_SCORE: dict[str, int] = {Result.WHITE_WINS: 1000, Result.BLACK_WINS: 0, Result.DRAW: 500}
 
 
+class UnsupportedInput(ValueError):
+    """Input the engine does not evaluate, e.g. a rating that is not an integer, an unknown or duplicate
+    player id, an unknown result code (the JSON contract of spec §13 rejects all of them)."""
+
+
 class Status(StrEnum):
     RATED = "rated"
     FIRST = "first"

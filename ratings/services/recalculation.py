@@ -26,7 +26,7 @@ from django.db.models import F, IntegerField, Max, Q
 from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
-from ratings.dwz import evaluate, evaluate_many
+from ratings.dwz import evaluate
 from ratings.dwz.replay import (
     AdjustmentEvent,
     Event,
@@ -713,7 +713,6 @@ def recalculate_changes(
         changed=changed,
         stored=stored_keyed,
         evaluator=lambda t: evaluate(t),
-        batch_evaluator=lambda ts: evaluate_many(ts),
         on_event=on_event,
     )
 
@@ -816,7 +815,6 @@ def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> lis
         states,
         members=lambda pid: int(pid) in members,
         evaluator=lambda t: evaluate(t),
-        batch_evaluator=lambda ts: evaluate_many(ts),
         on_event=on_event,
     )
     stored = {tid: t.result() for tid, t in _load_stored(datetime.date.min).items()}

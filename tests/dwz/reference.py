@@ -5,6 +5,8 @@ and slow: exact ``Fraction`` arithmetic everywhere except inside erf, exp and Φ
 (never ``round()``), plain dicts in and out (the JSON contract of spec §13).
 
 Entry point: ``evaluate_json(data) -> dict`` (input and output as in spec §13). Comments cite spec sections.
+With ``internals=True`` every player row also carries what the engine keeps beyond the contract: the entry
+rating (spec §3) and whether his R0 is a FIDE take-over.
 """
 
 from __future__ import annotations
@@ -332,7 +334,7 @@ def wo2026_k(r0: int, age: int | None, cls: str, index: int, w: int, we: int) ->
 # --- One tournament (§8) ---
 
 
-def evaluate_json(data: dict, trace: dict | None = None) -> dict:
+def evaluate_json(data: dict, trace: dict | None = None, *, internals: bool = False) -> dict:
     """Evaluate one tournament (spec §8). ``trace``, if given, receives a few facts for coverage reports."""
     trace = {} if trace is None else trace
     end = parse_date(data["tournament"]["end_date"])
@@ -548,5 +550,8 @@ def evaluate_json(data: dict, trace: dict | None = None) -> dict:
             row["restpartien"] = rps
             if rps:
                 note(trace, "restpartien_handed_back")
+        if internals:
+            row["entry_rating"] = entry.get(pid)
+            row["fide_takeover"] = pid in takeover
         out_players.append(row)
     return {"edition": edition, "players": out_players}

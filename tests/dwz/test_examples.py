@@ -9,15 +9,15 @@ from decimal import Decimal
 
 import pytest
 
-from ratings.dwz import evaluate, evaluate_many
+from ratings.dwz import evaluate
 from ratings.dwz.contract import parse_tournament, result_to_json
 from ratings.dwz.editions import CLASSIC, COMMON, WO2026
+from ratings.dwz.expectation import rounded_sum, unrounded_sum
 from ratings.dwz.first_rating import IterationPlayer, iterate, map_first_rating, start_value
-from ratings.dwz.performance import rounded_sum, solve, unrounded_sum
-from ratings.dwz.reference_impl import evaluate_reference
-from ratings.dwz.single import evaluate_single
+from ratings.dwz.search import solve
 
 from .builders import example, load_examples
+from .reference import evaluate_json
 
 EXAMPLES = load_examples()
 
@@ -119,10 +119,10 @@ def test_e8_without_the_rule_before_2016_08_01():
 
 
 def _entry_ratings(data: dict) -> list[dict[str, int | None]]:
-    """Entry ratings by player id from each engine path: reference, batch (fast), lean single path."""
-    t = parse_tournament(data)
-    results = [evaluate_reference(t), evaluate_many([t])[0], evaluate_single(t), evaluate(t)]
-    return [{p.id: p.entry_rating for p in r.players} for r in results]
+    """Entry ratings by player id from the engine and from the test oracle."""
+    engine = {p.id: p.entry_rating for p in evaluate(parse_tournament(data)).players}
+    oracle = {p["id"]: p["entry_rating"] for p in evaluate_json(data, internals=True)["players"]}
+    return [engine, oracle]
 
 
 def test_e8_entry_ratings():
@@ -161,10 +161,8 @@ def test_entry_rating_is_rh_of_pass_1_not_the_final_performance():
     code = {"1": "1-0", "0": "0-1", "½": "1/2-1/2"}
     games = [{"white": w, "black": b, "result": code[r]} for (w, b), r in zip(pairs, results, strict=True)]
     data = {"tournament": {"end_date": "2019-11-24"}, "players": players, "games": games}
-    t = parse_tournament(data)
-    for r in (evaluate_reference(t), evaluate_many([t])[0], evaluate_single(t)):
-        a = next(p for p in r.players if p.id == "A")
-        assert (a.performance, a.entry_rating) == (1777, 1755)
+    a = next(p for p in evaluate(parse_tournament(data)).players if p.id == "A")
+    assert (a.performance, a.entry_rating) == (1777, 1755)
     for by_path in _entry_ratings(data):
         assert by_path == {"A": 1755, "R0": 1580, "R1": 1510, "R2": 1703, "R3": 1680, "U": 1646}
 
@@ -178,8 +176,7 @@ def test_entry_rating_of_a_rated_player_without_counted_games_is_r0():
             "games": [{"white": "A", "black": "B", "result": "+-"}],
         }
     )
-    for r in (evaluate_reference(t), evaluate_many([t])[0], evaluate_single(t)):
-        assert [(p.n, p.entry_rating) for p in r.players] == [(0, 1500), (0, 1400)]
+    assert [(p.n, p.entry_rating) for p in evaluate(t).players] == [(0, 1500), (0, 1400)]
 
 
 def test_e9_start_values_and_rounds():

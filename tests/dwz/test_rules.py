@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import random
 from decimal import Decimal
 from fractions import Fraction
 
@@ -13,7 +14,8 @@ from ratings.dwz import edition_for, expected_score, rhu, rhu_decimal, rhu_div, 
 from ratings.dwz.development import AgeClass, age_class, classic_e, classic_rating, wo2026_k, wo2026_rating
 from ratings.dwz.editions import CLASSIC, COMMON, WO2026
 from ratings.dwz.first_rating import map_first_rating, qualifies, restpartie_valid
-from ratings.dwz.performance import level, performance, solve
+from ratings.dwz.performance import level, performance
+from ratings.dwz.search import solve
 from ratings.dwz.types import Restpartie
 
 C = CLASSIC.classic
@@ -342,3 +344,20 @@ def test_edition_boundary():
     assert edition_for(datetime.date(2026, 6, 7)) is CLASSIC
     assert edition_for(datetime.date(2026, 6, 8)) is WO2026
     assert edition_for(datetime.date(1990, 1, 1)) is CLASSIC
+
+
+def test_start_value_is_the_exact_half_up_rounding():
+    """The float shortcut of ``start_value`` gives rhu of the exact sum Rc + D(W/n), also at .5 ties."""
+    from ratings.dwz.expectation import rating_difference_for
+    from ratings.dwz.first_rating import start_value
+
+    rnd = random.Random(4)
+    for _ in range(20000):
+        n = rnd.randint(1, 20)
+        opponents = [rnd.randint(0, 3000) for _ in range(n)]
+        w = rnd.randint(1, 1000 * n - 1) if rnd.random() < 0.5 else 500 * rnd.randint(1, 2 * n - 1)
+        exact = Fraction(sum(opponents), n) + Fraction(rating_difference_for(w / (1000 * n)))
+        assert start_value(opponents, w) == rhu(exact)
+    # W = n/2: D = 0, so the mean alone decides, including the .5 ties (rounded half up).
+    for total in range(2990, 3010):
+        assert start_value([total - 1000, 1000], 1000) == rhu(Fraction(total, 2))

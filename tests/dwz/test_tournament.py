@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import re
 
-from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, evaluate
+import pytest
+
+from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, UnsupportedInput, evaluate
 from ratings.dwz.contract import parse_tournament
 
-from .builders import example, solo
+from .builders import assert_same, example, solo, tournament_unchecked
 
 D = datetime.date
 
@@ -149,3 +153,73 @@ def test_not_rated_hands_back_only_games_against_auswahl_1():
     """U3 lost to R (rated), Z1 player U1 and Z2 player U2: only R and U1 become Restpartien (E9 pattern)."""
     p = by_id(parse_tournament(example("E9")["input"]))
     assert [rp.opponent_rating for rp in p["U3"].restpartien] == [1720, 1610, 1540, 1480, 1572]
+
+
+def _two_players(**changes) -> TournamentInput:
+    players = [PlayerInput("A", 1990, dwz=1500, index=3), PlayerInput("B", 1990, dwz=1400, index=3)]
+    games = [GameInput("A", "B", "1-0")]
+    for key, value in changes.items():
+        if key == "games":
+            games = value
+        else:
+            players[0] = dataclasses.replace(players[0], **{key: value})
+    return TournamentInput(end_date=datetime.date(2020, 5, 1), players=tuple(players), games=tuple(games))
+
+
+@pytest.mark.parametrize(
+    ("t", "message"),
+    [
+        (_two_players(dwz="1500"), "players[0].dwz"),
+        (_two_players(dwz=True), "players[0].dwz"),
+        (_two_players(dwz=1500.0), "players[0].dwz"),
+        (_two_players(dwz=None, fide_elo="1900"), "players[0].fide_elo"),
+        (_two_players(index=-2), "players[0].index"),
+        (_two_players(index=2.0), "players[0].index"),
+        (_two_players(birth_year="1990"), "players[0].birth_year"),
+        (_two_players(id="B"), "players[1].id: duplicate"),
+        (_two_players(games=[GameInput("A", "X", "1-0")]), "games[0]: unknown player"),
+        (_two_players(games=[GameInput("A", "X", "+-")]), "games[0]: unknown player"),
+        (_two_players(games=[GameInput("A", "A", "1-0")]), "games[0]: a player against himself"),
+        (_two_players(games=[GameInput("A", "B", "2-0")]), "games[0].result"),
+        (
+            _two_players(dwz=None, restpartien=(Restpartie(None, 1000, datetime.date(2020, 1, 1)),)),
+            "players[0].restpartien[0].opponent_rating",
+        ),
+        (
+            _two_players(dwz=None, restpartien=(Restpartie(1500, 250, datetime.date(2020, 1, 1)),)),
+            "players[0].restpartien[0].score",
+        ),
+    ],
+)
+def test_input_outside_the_contract_is_a_typed_error(t, message):
+    """No silent fallback: input the JSON contract (spec §13) rejects is an UnsupportedInput naming it."""
+    with pytest.raises(UnsupportedInput, match=re.escape(message)) as raised:
+        evaluate(t)
+    assert isinstance(raised.value, ValueError)
+
+
+def test_ratings_outside_the_contract_range_are_evaluated_like_the_oracle():
+    """A first rating or an Rn can leave 0-3000 (the contract's range for typed-in values); the next
+    tournament must take it as R0. Opponents above 3000 and far below 0 also exercise the general search."""
+    data = {
+        "tournament": {"end_date": "2021-05-02"},
+        "players": [
+            {"id": "A", "dwz": 3120, "index": 12},
+            {"id": "B", "dwz": 2950, "index": 40},
+            {"id": "C", "fide_elo": 3400},
+            {"id": "D", "dwz": 2890, "index": 3},
+            {"id": "E", "dwz": 2990, "index": 8},
+            {"id": "U"},
+        ],
+        "games": [
+            {"white": w, "black": b, "result": r}
+            for w, b, r in [
+                ("A", "B", "1-0"), ("A", "C", "1/2-1/2"), ("A", "D", "1-0"), ("A", "E", "1-0"),
+                ("A", "U", "0-1"), ("B", "U", "0-1"), ("C", "U", "0-1"), ("D", "U", "1/2-1/2"),
+                ("E", "U", "0-1"), ("B", "C", "0-1"),
+            ]
+        ],
+    }  # fmt: skip
+    assert_same(data, checked=False)
+    u = {p.id: p for p in evaluate(tournament_unchecked(data)).players}["U"]
+    assert u.status == "first" and u.dwz_new > 3000

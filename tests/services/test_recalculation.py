@@ -257,7 +257,7 @@ def test_injected_failure_rolls_everything_back(monkeypatch):
 
     import ratings.services.recalculation as recalculation
 
-    real, real_many = recalculation.evaluate, recalculation.evaluate_many
+    real = recalculation.evaluate
     calls = {"n": 0}
 
     def failing(t):
@@ -266,15 +266,7 @@ def test_injected_failure_rolls_everything_back(monkeypatch):
             raise RuntimeError("injected")
         return real(t)
 
-    def failing_many(ts):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise RuntimeError("injected")
-        return real_many(ts)
-
-    # The replay evaluates single tournaments with ``evaluate`` and batches with ``evaluate_many``.
     monkeypatch.setattr(recalculation, "evaluate", failing)
-    monkeypatch.setattr(recalculation, "evaluate_many", failing_many)
     with pytest.raises(RuntimeError, match="injected"):
         save_tournament(late[1], late[2], end=late[0], name=late[3])
     assert calls["n"] == 3
