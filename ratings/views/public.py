@@ -14,6 +14,7 @@ from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
 from ratings import queries
+from ratings.exports import SafeTableExport
 from ratings.filters import ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms_public import SearchForm
 from ratings.models import Club, Organisation
@@ -69,6 +70,7 @@ class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView)
     template_name = "ratings/public/rating_list.html"
     export_name = "dwz-rangliste"
     export_formats = ("csv", "xlsx")
+    export_class = SafeTableExport
     title = ""
 
     def get_queryset(self):

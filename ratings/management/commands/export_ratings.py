@@ -9,6 +9,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
+from ratings.exports import spreadsheet_safe
 from ratings.selectors import player_club, rating_list
 
 FIELDS = ["id", "name", "club", "dwz", "index", "last_evaluation"]
@@ -41,7 +42,7 @@ class Command(BaseCommand):
             else:
                 writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
                 writer.writeheader()
-                writer.writerows(rows)
+                writer.writerows({k: spreadsheet_safe(v) for k, v in row.items()} for row in rows)
             self.stdout.flush()
         except BrokenPipeError:
             # The reader has gone (``export_ratings | head``): stop quietly. Point stdout at /dev/null so

@@ -1,0 +1,110 @@
+"""Exports are safe to open in a spreadsheet: text that would start a formula is neutralised, numbers stay.
+
+A name typed by an officer such as ``=cmd|' /C calc'!A0`` must reach Excel or LibreOffice as text, not as a
+live formula (OWASP "CSV injection").
+"""
+
+import csv
+import io
+import json
+
+import openpyxl
+import pytest
+from django.core.management import call_command
+
+from ratings.exports import spreadsheet_safe
+from tests.factories import ClubFactory
+from tests.web.public.builders import make_player
+
+FORMULA = "=cmd|' /C calc'!A0"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+49 711", "'+49 711"),
+        ("-Meier", "'-Meier"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\t=1", "'\t=1"),
+        ("\r=1", "'\r=1"),
+        ("Müller, Hans", "Müller, Hans"),
+        ("1802-45", "1802-45"),
+        ("", ""),
+        (-12, -12),
+        (1802, 1802),
+        (None, None),
+    ],
+)
+def test_spreadsheet_safe_prefixes_text_that_starts_a_formula(value, expected):
+    assert spreadsheet_safe(value) == expected
+
+
+@pytest.fixture
+def hostile(federation):
+    club = ClubFactory(zps="C0599", name="@Schachfreunde", organisation=federation["bezirk"])
+    return {
+        "formula": make_player(
+            surname=FORMULA, first_name="Eve", dwz=1900, index=7, birth_year=1999, club=club
+        ),
+        "plus": make_player(
+            surname="+Plus", first_name="Paul", dwz=1700, index=3, birth_year=1988, club=club
+        ),
+        "tab": make_player(
+            surname="\t=2*3", first_name="Tina", dwz=1600, index=4, birth_year=1977, club=club
+        ),
+        "plain": make_player(
+            surname="Müller", first_name="Hans", dwz=1500, index=5, birth_year=1970, fide_elo=1650, club=club
+        ),
+    }
+
+
+def _csv_rows(response):
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+
+
+@pytest.mark.parametrize("url", ["/ranglisten/", "/spieler/", "/vereine/C0599/", "/verbaende/C05/"])
+def test_csv_export_neutralises_formulas(client, hostile, url):
+    rows = _csv_rows(client.get(url, {"_export": "csv"}))
+    cells = [cell for row in rows for cell in row]
+    assert f"'{FORMULA}, Eve" in cells
+    assert "'+Plus, Paul" in cells
+    assert "'\t=2*3, Tina" in cells
+    assert "Müller, Hans" in cells
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+    if url != "/vereine/C0599/":  # the club page leaves out the club column
+        assert "'@Schachfreunde" in cells
+
+
+@pytest.mark.parametrize("url", ["/ranglisten/", "/vereine/C0599/"])
+def test_xlsx_export_has_no_formula_and_keeps_numbers(client, hostile, url):
+    response = client.get(url, {"_export": "xlsx"})
+    assert response.status_code == 200
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    cells = [cell for row in sheet.iter_rows() for cell in row]
+    assert not [cell.coordinate for cell in cells if cell.data_type == "f"]
+    values = [cell.value for cell in cells]
+    assert f"'{FORMULA}, Eve" in values and "'+Plus, Paul" in values
+    header = [cell.value for cell in next(sheet.iter_rows())]
+    rows = sheet.iter_rows(values_only=True)
+    plain = next(row for row in rows if row[header.index("Name")] == "Müller, Hans")
+    # Numeric columns stay numbers, so the sheet can sort and sum them.
+    assert plain[header.index("Jahrgang")] == 1970
+    assert plain[header.index("Elo")] == 1650
+    assert plain[header.index("DWZ-Index")] == "1500-5"
+    assert isinstance(plain[header.index("Rang")], int)
+
+
+def test_export_ratings_csv_neutralises_formulas(hostile):
+    out = io.StringIO()
+    call_command("export_ratings", "--format", "csv", stdout=out)
+    rows = {row["name"]: row for row in csv.DictReader(io.StringIO(out.getvalue()))}
+    assert f"'{FORMULA}, Eve" in rows and "'+Plus, Paul" in rows and "'\t=2*3, Tina" in rows
+    assert rows["Müller, Hans"]["dwz"] == "1500"
+
+
+def test_export_ratings_json_keeps_the_name_as_typed(hostile):
+    out = io.StringIO()
+    call_command("export_ratings", "--format", "json", stdout=out)
+    assert f"{FORMULA}, Eve" in {row["name"] for row in json.loads(out.getvalue())}
