@@ -4,6 +4,8 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 
+from ratings.views.health import health
+
 
 class FaviconView(RedirectView):
     # Resolved per request: the manifest (production) is only read once static files are collected.
@@ -18,6 +20,7 @@ admin.site.index_title = _("Daten verwalten")
 urlpatterns = [
     # Browsers and the admin ask for /favicon.ico regardless of the <link rel="icon"> of our pages.
     path("favicon.ico", FaviconView.as_view()),
+    path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("ratings.urls")),

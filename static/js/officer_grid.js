@@ -112,4 +112,15 @@
     });
     changed(input);
   });
+
+  // The live preview (hx-trigger of #results-form) listens for "result-input" and "result-change": an htmx
+  // event filter in the template would need eval, which the Content-Security-Policy refuses.
+  ["input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      var input = event.target;
+      if (input instanceof HTMLElement && input.classList.contains("js-result") && input.form) {
+        input.form.dispatchEvent(new CustomEvent("result-" + type, { bubbles: true }));
+      }
+    });
+  });
 })();

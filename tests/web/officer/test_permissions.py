@@ -112,7 +112,7 @@ def test_officer_cannot_post_a_foreign_organiser(client, users, tree):
     assert not Tournament.objects.filter(name="Fremd").exists()
 
 
-def test_seed_demo_creates_the_officer_logins(db):
+def test_seed_demo_creates_the_officer_logins(db, rf):
     from django.contrib.auth import authenticate
     from django.core.management import call_command
 
@@ -121,7 +121,8 @@ def test_seed_demo_creates_the_officer_logins(db):
 
     Organisation.objects.create(code="C05", name="Bezirk Stuttgart")
     call_command("seed_demo", "--no-federation", stdout=__import__("io").StringIO())
-    referent = authenticate(username="referent", password="demo-referent")
+    # Login throttling (django-axes) needs the request a login comes with.
+    referent = authenticate(rf.post("/anmelden/"), username="referent", password="demo-referent")
     assert referent is not None and not referent.is_staff
     assert perms.user_scope(referent).organisation_ids
-    assert authenticate(username="admin", password="demo-admin").is_staff
+    assert authenticate(rf.post("/anmelden/"), username="admin", password="demo-admin").is_staff

@@ -1,0 +1,68 @@
+"""Site-wide response headers and session handling that Django has no setting for."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
+from django.http import HttpRequest, HttpResponse
+
+# A logged-in session is written at most this often to push its expiry on (not on every request).
+SESSION_REFRESH_SECONDS = 60
+SESSION_SEEN_KEY = "_seen"
+
+
+def permissions_policy(policy: dict[str, list[str]]) -> str:
+    """``{"camera": [], "fullscreen": ["self"]}`` → ``camera=(), fullscreen=(self)``."""
+    return ", ".join(f"{feature}=({' '.join(allow)})" for feature, allow in policy.items())
+
+
+class PermissionsPolicyMiddleware:
+    """Sets the Permissions-Policy header from ``settings.PERMISSIONS_POLICY``."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.header = permissions_policy(getattr(settings, "PERMISSIONS_POLICY", {}))
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if self.header:
+            response.headers.setdefault("Permissions-Policy", self.header)
+        return response
+
+
+class SlidingSessionMiddleware:
+    """Idle timeout: a logged-in session expires ``SESSION_COOKIE_AGE`` after its last request.
+
+    Django counts the age from the last time the session was saved. Saving on every request
+    (``SESSION_SAVE_EVERY_REQUEST``) would write to the database for every page an officer opens; this saves
+    once a minute at most, so the timeout is exact to that minute.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        session = getattr(request, "session", None)
+        if session is not None and SESSION_KEY in session:
+            now = int(time.time())
+            if now - session.get(SESSION_SEEN_KEY, 0) >= SESSION_REFRESH_SECONDS:
+                session[SESSION_SEEN_KEY] = now
+        return self.get_response(request)
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address for login throttling.
+
+    Behind the reverse proxy (``DJANGO_BEHIND_PROXY=True``) REMOTE_ADDR is the proxy's own address; the
+    proxy appends the client's address to X-Forwarded-For, so its last entry is the one to trust (earlier
+    entries come from the client and can be forged).
+    """
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last
+    return request.META.get("REMOTE_ADDR")
