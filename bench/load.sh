@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Load figures of the public pages under production-like settings: gunicorn with 2 workers, DEBUG off,
+# a fresh SQLite database with the demo data, wrk with 50 connections for 20 s on each page.
+# Prints one JSON line per page (requests/s, latency p50/p90/p99 in ms, non-2xx/3xx answers, socket errors).
+#
+# Usage (from anywhere; run by hand, not in CI; needs wrk: apt-get install wrk):
+#     bench/load.sh                 # this checkout
+#     bench/load.sh /tmp/old-tree   # another checkout (e.g. `git worktree add --detach /tmp/old-tree <commit>`),
+#                                   # served with this checkout's .venv, to compare before and after
+# Environment: PORT (8003), CONNECTIONS (50), DURATION (20s), WORKERS (2).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SRC=$(cd "${1:-$ROOT}" && pwd)
+BIN=${VENV_BIN:-$ROOT/.venv/bin}
+PORT=${PORT:-8003}
+CONNECTIONS=${CONNECTIONS:-50}
+DURATION=${DURATION:-20s}
+WORKERS=${WORKERS:-2}
+command -v wrk >/dev/null || { echo "wrk not found (apt-get install wrk)" >&2; exit 1; }
+
+work=$(mktemp -d)
+server=
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+export DJANGO_SETTINGS_MODULE=dwzsite.settings DJANGO_DEBUG=False DJANGO_SECRET_KEY="load-bench-$RANDOM$RANDOM"
+export DATABASE_URL="sqlite:///$work/load.sqlite3" DJANGO_SECURE_COOKIES=False DJANGO_SECURE_SSL_REDIRECT=False
+export DJANGO_LOG_LEVEL=ERROR
+cd "$SRC"
+"$BIN/python" scripts/compile_messages.py >/dev/null
+"$BIN/python" manage.py migrate --no-input -v 0
+"$BIN/python" manage.py seed_demo >/dev/null
+"$BIN/python" manage.py collectstatic --no-input --clear -v 0
+
+# The most-played player and the largest tournament: the heaviest card and crosstable of the demo.
+read -r player tournament < <("$BIN/python" manage.py shell --no-imports -v 0 -c '
+from django.db.models import Count
+from ratings.models import Player, Tournament
+p = Player.objects.annotate(n=Count("evaluations")).order_by("-n", "pk").first()
+t = Tournament.objects.annotate(n=Count("entries")).order_by("-n", "pk").first()
+print(p.key, t.pk)')
+
+# gunicorn reads ./gunicorn.conf.py when the checkout has one; the command line pins what we compare.
+"$BIN/gunicorn" --workers "$WORKERS" --bind "127.0.0.1:$PORT" --log-level warning dwzsite.wsgi &
+server=$!
+for _ in $(seq 1 50); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health/" && break
+  curl -fs -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done
+
+cat > "$work/report.lua" <<'LUA'
+done = function(summary, latency, requests)
+  local e = summary.errors
+  local seconds = summary.duration / 1e6
+  io.write(string.format(
+    '{"page": "%s", "commit": "%s", "connections": %s, "duration_s": %.1f, "requests": %d, "rps": %.1f, '
+    .. '"p50_ms": %.1f, "p90_ms": %.1f, "p99_ms": %.1f, "max_ms": %.1f, "non_2xx_3xx": %d, "socket_errors": %d}\n',
+    os.getenv("LOAD_PAGE"), os.getenv("LOAD_COMMIT"), os.getenv("CONNECTIONS"), seconds, summary.requests,
+    summary.requests / seconds, latency:percentile(50) / 1000, latency:percentile(90) / 1000,
+    latency:percentile(99) / 1000, latency.max / 1000, e.status, e.connect + e.read + e.write + e.timeout))
+end
+LUA
+
+commit=${LOAD_COMMIT:-$(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)}
+export CONNECTIONS
+for page in / /ranglisten/ "/spieler/$player/" "/turniere/$tournament/"; do
+  status=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT$page")
+  [ "$status" = 200 ] || { echo "$page answers $status, not 200" >&2; exit 1; }
+  LOAD_PAGE=$page LOAD_COMMIT=$commit wrk --threads 2 --connections "$CONNECTIONS" --duration "$DURATION" \
+    --timeout 10s --script "$work/report.lua" "http://127.0.0.1:$PORT$page" | grep '^{'
+done
