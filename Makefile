@@ -31,6 +31,9 @@ makemessages: $(STAMP)
 run: messages
 	DJANGO_DEBUG=True $(BIN)/python manage.py migrate --no-input
 	DJANGO_DEBUG=True $(BIN)/python manage.py seed_demo
+	@# The background worker (DSB list imports) runs as long as the server does.
+	@DJANGO_DEBUG=True $(BIN)/python manage.py db_worker --no-startup-delay & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT; \
 	DJANGO_DEBUG=True $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: $(STAMP)

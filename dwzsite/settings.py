@@ -65,8 +65,14 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "django_tasks",
+    "django_tasks_db",
     "ratings",
 ]
+
+# Background work (a DSB list import): stored in the database, run by `manage.py db_worker` (`make run`
+# starts one). Tests run tasks immediately (settings_test.py).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -10,7 +10,7 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from ratings import admin_officer, services  # noqa: F401 - admin_officer registers the officer models
+from ratings import admin_dsb_list, admin_officer, services  # noqa: F401 - they register their models
 from ratings.models import (
     Club,
     Evaluation,
@@ -160,10 +160,14 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
-    list_display = ["player", "club", "member_number"]
+    list_display = ["player", "club", "member_number", "status", "valid_from", "valid_until"]
     list_select_related = ["player", "club"]
     search_fields = ["player__surname", "player__first_name", "player__key", "club__zps", "member_number"]
-    list_filter = [("club", admin.RelatedOnlyFieldListFilter)]
+    list_filter = [
+        "status",
+        ("valid_until", admin.EmptyFieldListFilter),
+        ("club", admin.RelatedOnlyFieldListFilter),
+    ]
     autocomplete_fields = ["player", "club"]
 
     def save_model(self, request, obj, form, change):

@@ -75,3 +75,5 @@ class AdjustmentKind(models.TextChoices):
     DSB_LIST = "dsb_list", _("Übernahme aus DSB-Liste")
     CORRECTION = "correction", _("Korrektur")
     PROMOTION = "promotion", _("Hochstufung")
+    # dwz-rules.md §16: the DSB's one-off re-rating of every player on 2026-06-08.
+    UMSTUFUNG = "umstufung", _("Umstufung 2026")

@@ -42,6 +42,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.models.player import current_membership_q
 
 # The strength categories' German labels, marked for translation (the engine keeps them as plain data).
 CATEGORY_LABELS = [
@@ -122,8 +123,10 @@ def player_search_filter(query: str) -> Q | None:
         if search_key(first):
             q &= Q(first_name_key__startswith=search_key(first))
         return q
+    if re.fullmatch(r"[Nn][Uu][0-9]{1,10}", query):  # a nu person id
+        return Q(dsb_id=query.upper())
     if query.isascii() and query.isdecimal():  # a DSB person id or FIDE id (not "²": isdigit, no int)
-        return Q(dsb_id=int(query)) | Q(fide_id=int(query)) if len(query) <= 9 else Q(pk__in=[])
+        return Q(dsb_id=query) | Q(fide_id=int(query)) if len(query) <= 9 else Q(pk__in=[])
     q = Q()
     for term in _terms(query):
         q &= Q(surname_key__contains=term) | Q(first_name_key__contains=term)
@@ -142,7 +145,8 @@ def with_search_keys(qs: QuerySet[Player]) -> QuerySet[Player]:
 
 
 def _first_membership(player_ref: str = "pk") -> QuerySet[Membership]:
-    return Membership.objects.filter(player=OuterRef(player_ref)).order_by("pk")
+    """The player's primary club: current memberships, A over P (formats.md §3.2)."""
+    return Membership.objects.current().filter(player=OuterRef(player_ref)).primary_first()
 
 
 def rating_list_queryset() -> QuerySet[Player]:
@@ -165,7 +169,7 @@ def rating_list_queryset() -> QuerySet[Player]:
 
 def club_members_queryset(club: Club) -> QuerySet[Player]:
     """The rating list of a club's members, with their member number in this club."""
-    number = Membership.objects.filter(player=OuterRef("pk"), club=club).values("member_number")[:1]
+    number = Membership.objects.current().filter(player=OuterRef("pk"), club=club).values("member_number")[:1]
     return rating_list_queryset().filter(players_in_club(club)).annotate(club_member_number=Subquery(number))
 
 
@@ -182,19 +186,19 @@ def organisation_subtree_q(organisation: Organisation, prefix: str = "") -> Q:
 def players_in_organisation(organisation: Organisation) -> Q:
     return Q(
         Exists(
-            Membership.objects.filter(player=OuterRef("pk")).filter(
-                organisation_subtree_q(organisation, prefix="club__")
-            )
+            Membership.objects.current()
+            .filter(player=OuterRef("pk"))
+            .filter(organisation_subtree_q(organisation, prefix="club__"))
         )
     )
 
 
 def players_in_club(club: Club) -> Q:
-    return Q(Exists(Membership.objects.filter(player=OuterRef("pk"), club=club)))
+    return Q(Exists(Membership.objects.current().filter(player=OuterRef("pk"), club=club)))
 
 
 def players_in_clubs(clubs: QuerySet[Club]) -> Q:
-    return Q(Exists(Membership.objects.filter(player=OuterRef("pk"), club__in=clubs)))
+    return Q(Exists(Membership.objects.current().filter(player=OuterRef("pk"), club__in=clubs)))
 
 
 def active_q() -> Q:
@@ -209,7 +213,7 @@ def active_q() -> Q:
 def club_list_queryset() -> QuerySet[Club]:
     return (
         Club.objects.select_related("organisation")
-        .annotate(members=Count("memberships", distinct=True))
+        .annotate(members=Count("memberships", filter=current_membership_q("memberships__"), distinct=True))
         .order_by("zps")
     )
 
@@ -233,9 +237,18 @@ def latest_tournaments(limit: int = 8) -> list[Tournament]:
     )
 
 
+def club_past_members(club: Club) -> QuerySet[Membership]:
+    """Ended memberships of the club (the membership history), latest first."""
+    return (
+        Membership.objects.filter(club=club, valid_until__isnull=False)
+        .select_related("player", "club")
+        .order_by("-valid_until", "player__surname", "player__first_name", "pk")
+    )
+
+
 def club_tournaments(club: Club) -> QuerySet[Tournament]:
     """Tournaments organised by the club or with one of its members taking part."""
-    members = Membership.objects.filter(club=club).values("player_id")
+    members = Membership.objects.current().filter(club=club).values("player_id")
     return (
         tournament_list_queryset()
         .filter(Q(organiser_club=club) | Q(entries__player__in=members))
@@ -327,13 +340,10 @@ class HistoryRow:
 
 
 def player_detail(key: str) -> Player | None:
-    """The player with memberships (club, organisation) prefetched, or None."""
+    """The player with memberships (club, organisation; primary first, then the ended ones) prefetched."""
+    memberships = Membership.objects.select_related("club__organisation").primary_first()
     return (
-        Player.objects.filter(key=key)
-        .prefetch_related(
-            Prefetch("memberships", queryset=Membership.objects.select_related("club__organisation"))
-        )
-        .first()
+        Player.objects.filter(key=key).prefetch_related(Prefetch("memberships", queryset=memberships)).first()
     )
 
 
@@ -561,9 +571,10 @@ def tournament_view(tournament: Tournament) -> TournamentView:
     evaluations = {e.player_id: e for e in Evaluation.objects.filter(tournament=tournament)}
     first_club = {}
     for m in (
-        Membership.objects.filter(player__in=[e.player_id for e in entries])
+        Membership.objects.current()
+        .filter(player__in=[e.player_id for e in entries])
         .select_related("club")
-        .order_by("pk")
+        .primary_first()
     ):
         first_club.setdefault(m.player_id, m.club)
     games = list(

@@ -13,11 +13,11 @@ def rating_list(*, only_rated: bool = True) -> QuerySet[Player]:
     if only_rated:
         qs = qs.filter(dwz__isnull=False)
     return qs.order_by("-dwz", "surname", "first_name", "pk").prefetch_related(
-        Prefetch("memberships", queryset=Membership.objects.select_related("club").order_by("pk"))
+        Prefetch("memberships", queryset=Membership.objects.current().select_related("club").primary_first())
     )
 
 
 def player_club(player: Player):
-    """The player's first club (memberships must be prefetched to avoid a query)."""
+    """The player's primary club (current memberships prefetched, primary first, to avoid a query)."""
     memberships = list(player.memberships.all())
     return memberships[0].club if memberships else None

@@ -2,6 +2,7 @@
 
 from .adjustment import RatingAdjustment, RatingState
 from .audit import AuditEvent
+from .dsb_list import ListImport, ListImportStatus, OfficialRating
 from .evaluation import Evaluation, Restpartie
 from .federation import Club, Organisation
 from .officer import OfficerScope, TournamentEntryMode
@@ -13,8 +14,11 @@ __all__ = [
     "Club",
     "Evaluation",
     "Game",
+    "ListImport",
+    "ListImportStatus",
     "Membership",
     "OfficerScope",
+    "OfficialRating",
     "Organisation",
     "Player",
     "RatingAdjustment",

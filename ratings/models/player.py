@@ -1,11 +1,19 @@
 """Players and their club memberships. A player's current DWZ/index are derived (written by the service)."""
 
+from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import FideTitle, PlayerStatus, Sex
 
 from .federation import Club
+
+# spec/formats.md §3.4 and dwz-rules.md §16: the nu person id ("NU4005017") or the older numeric PKZ.
+DSB_ID_RE = r"^(?:NU)?[0-9]{1,10}$"
+dsb_id_validator = RegexValidator(
+    DSB_ID_RE, _("DSB-Personen-ID: eine nu-ID wie NU4005017 oder eine Ziffernfolge (PKZ).")
+)
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -24,11 +32,21 @@ class Player(models.Model):
     first_name = models.CharField(_("Vorname"), max_length=100, blank=True)
     sex = models.CharField(_("Geschlecht"), max_length=1, choices=Sex.choices, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("Geburtsjahr"), null=True, blank=True)
-    dsb_id = models.PositiveIntegerField(_("DSB-Personen-ID"), null=True, blank=True, unique=True)
+    dsb_id = models.CharField(
+        _("DSB-Personen-ID"),
+        max_length=12,
+        null=True,
+        blank=True,
+        unique=True,
+        validators=[dsb_id_validator],
+        help_text=_("nu-ID (NU…) oder PKZ aus der DWZ-Liste des DSB."),
+    )
     fide_id = models.PositiveIntegerField(_("FIDE-ID"), null=True, blank=True)
     fide_elo = models.PositiveSmallIntegerField(_("Elo"), null=True, blank=True)
     fide_title = models.CharField(_("Titel"), max_length=3, choices=FideTitle.choices, blank=True)
     fide_federation = models.CharField(_("FIDE-Föderation"), max_length=3, blank=True)
+    # Derived from the memberships where he has any (A over P, ratings.services.memberships); players
+    # without a club keep what an officer set.
     status = models.CharField(
         _("Status"), max_length=1, choices=PlayerStatus.choices, default=PlayerStatus.ACTIVE
     )
@@ -55,25 +73,77 @@ class Player(models.Model):
         return f"{self.surname}, {self.first_name}" if self.first_name else self.surname
 
 
+class MembershipQuerySet(models.QuerySet):
+    def current(self):
+        """Memberships not ended (``valid_until`` empty)."""
+        return self.filter(valid_until__isnull=True)
+
+    def primary_first(self):
+        """Current before ended, then A over P over none (formats.md §3.2), then the oldest."""
+        return self.order_by(
+            F("valid_until").desc(nulls_first=True),
+            F("status").asc(nulls_last=True),
+            F("valid_from").asc(nulls_first=True),
+            "pk",
+        )
+
+
+def current_membership_q(prefix: str = "") -> Q:
+    """Q for rows whose membership (``<prefix>valid_until``) has not ended."""
+    return Q(**{f"{prefix}valid_until__isnull": True})
+
+
 class Membership(models.Model):
+    """A player's membership in a club, with its history: the DSB list's date it was first seen
+    (``valid_from``) and the date of the first list without it (``valid_until``; empty while current)."""
+
     player = models.ForeignKey(
         Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="memberships"
     )
     club = models.ForeignKey(
         Club, verbose_name=_("Verein"), on_delete=models.PROTECT, related_name="memberships"
     )
-    member_number = models.CharField(_("Mitgliedsnummer"), max_length=10)
+    # Empty when the list gives nu's placeholder 0000 / 0 (formats.md §3.4): a membership without key.
+    member_number = models.CharField(_("Mitgliedsnummer"), max_length=10, blank=True)
+    status = models.CharField(
+        _("Status"), max_length=1, choices=PlayerStatus.choices, default=PlayerStatus.ACTIVE, blank=True
+    )
+    valid_from = models.DateField(_("gültig ab"), null=True, blank=True)
+    valid_until = models.DateField(
+        _("beendet am"), null=True, blank=True, help_text=_("Leer, solange die Mitgliedschaft besteht.")
+    )
+
+    objects = MembershipQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("Mitgliedschaft")
         verbose_name_plural = _("Mitgliedschaften")
-        ordering = ["club__zps", "member_number"]
+        ordering = ["club__zps", "member_number", "pk"]
         constraints = [
+            # Among current memberships only: a member number is reused after a member left, and a player
+            # may re-join a club he left.
             models.UniqueConstraint(
-                fields=["club", "member_number"], name="membership_unique_number_per_club"
+                fields=["club", "member_number"],
+                condition=Q(valid_until__isnull=True) & ~Q(member_number=""),
+                name="membership_unique_number_per_club",
             ),
-            models.UniqueConstraint(fields=["club", "player"], name="membership_unique_player_per_club"),
+            models.UniqueConstraint(
+                fields=["club", "player"],
+                condition=Q(valid_until__isnull=True),
+                name="membership_unique_player_per_club",
+            ),
+            models.CheckConstraint(
+                condition=Q(valid_from__isnull=True)
+                | Q(valid_until__isnull=True)
+                | Q(valid_until__gte=F("valid_from")),
+                name="membership_ends_after_start",
+            ),
         ]
+        indexes = [models.Index(fields=["player", "valid_until"])]
 
     def __str__(self) -> str:
-        return f"{self.club.zps}-{self.member_number}"
+        return f"{self.club.zps}-{self.member_number}" if self.member_number else self.club.zps
+
+    @property
+    def current(self) -> bool:
+        return self.valid_until is None

@@ -79,7 +79,9 @@ def player(request: HttpRequest, key: str) -> JsonResponse:
         history.append(item)
     data = _player_summary(player)
     data["memberships"] = [
-        {"club": _club(m.club), "member_number": m.member_number} for m in player.memberships.all()
+        {"club": _club(m.club), "member_number": m.member_number}
+        for m in player.memberships.all()
+        if m.current
     ]
     data["history"] = history
     return _json(data)

@@ -489,7 +489,9 @@ def _search(query: str, exclude: list[int]) -> list[Player]:
     qs = Player.objects.exclude(pk__in=exclude)
     cond = Q(key__iexact=query)
     if query.isascii() and query.isdecimal() and len(query) <= 9:  # like the public filter
-        cond |= Q(dsb_id=int(query)) | Q(fide_id=int(query))
+        cond |= Q(dsb_id=query) | Q(fide_id=int(query))
+    if query[:2].upper() == "NU":  # a nu person id
+        cond |= Q(dsb_id=query.upper())
     if "-" in query:
         zps, _sep, number = query.partition("-")
         cond |= Q(
@@ -510,7 +512,7 @@ def _search(query: str, exclude: list[int]) -> list[Player]:
 def _clubs_of(players: list[Player]) -> dict[int, str]:
     """The first club of each player, also set as ``player.club_label`` for the templates."""
     out: dict[int, str] = {}
-    for m in Membership.objects.filter(player__in=players).select_related("club").order_by("pk"):
+    for m in Membership.objects.current().filter(player__in=players).select_related("club").primary_first():
         out.setdefault(m.player_id, f"{m.club.name} ({m})")
     for p in players:
         p.club_label = out.get(p.pk, "")

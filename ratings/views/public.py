@@ -147,6 +147,7 @@ class ClubDetailView(RatingListView):
         context["club"] = self.club
         context["page_title"] = self.club.name
         context["tournaments"] = list(queries.club_tournaments(self.club)[:20])
+        context["past_members"] = list(queries.club_past_members(self.club)[:100])
         return context
 
 
@@ -192,7 +193,8 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
     rows = queries.player_history(player)
     context = {
         "player": player,
-        "memberships": list(player.memberships.all()),
+        "memberships": [m for m in player.memberships.all() if m.current],
+        "past_memberships": [m for m in player.memberships.all() if not m.current],
         "history": rows,
         "chart_data": queries.chart_points(rows),
     }

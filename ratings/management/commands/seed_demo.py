@@ -124,7 +124,7 @@ class Demo:
                     first_name=first,
                     sex=sex,
                     birth_year=birth_year,
-                    dsb_id=10_000_000 + len(self.strength) * 37 + number if rng.random() < 0.7 else None,
+                    dsb_id=str(10_000_000 + len(self.strength) * 37 + number) if rng.random() < 0.7 else None,
                     status=PlayerStatus.PASSIVE if rng.random() < 0.05 else PlayerStatus.ACTIVE,
                 )
                 Membership.objects.create(player=p, club=club, member_number=f"{number:04d}")

@@ -1,0 +1,97 @@
+"""``manage.py import_dsb_list PATH [--as-of YYYY-MM-DD] [--dry-run] [--umstufung 2026] [--report FILE]``.
+
+Imports the DSB's DWZ list (a zip, a folder or a single spieler.csv / SPIELER.TXT). Exit 0 when every row
+was imported, 1 when some rows were rejected (the others imported), 2 when the list cannot be used (nothing
+written).
+"""
+
+from __future__ import annotations
+
+import datetime
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from ratings.formats.dsb_list import ListError, read_list
+from ratings.management.commands.recalculate import ProgressBar
+from ratings.services.dsb_list import UMSTUFUNG_DATE, dsb_list_import, report_csv
+
+SHOWN = ("rejected", "difference", "warning", "ended")
+
+
+class Command(BaseCommand):
+    help = "Importiert die DWZ-Liste des DSB (Zip, Ordner oder spieler.csv)."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("path", help="LV-x-csv.zip, LV-x-dos.zip, a folder or spieler.csv")
+        parser.add_argument(
+            "--as-of", dest="as_of", help="date of the list (YYYY-MM-DD); default: the zip's date"
+        )
+        parser.add_argument("--dry-run", action="store_true", help="show the report, save nothing")
+        parser.add_argument(
+            "--umstufung",
+            choices=["2026"],
+            help="record each player's value as the 'Umstufung 2026' adjustment dated 2026-06-08",
+        )
+        parser.add_argument("--report", help="write the full report (every row) as CSV to this file")
+
+    def handle(self, *args, **options) -> None:
+        as_of = None
+        if options["as_of"] is not None:
+            try:
+                as_of = datetime.date.fromisoformat(options["as_of"])
+            except ValueError as exc:
+                raise CommandError(
+                    _("--as-of: kein Datum im Format YYYY-MM-DD: %(value)r") % {"value": options["as_of"]},
+                    returncode=2,
+                ) from exc
+        umstufung = options["umstufung"] == "2026"
+        if umstufung and as_of not in (None, UMSTUFUNG_DATE):
+            raise CommandError(_("--umstufung 2026 gilt für den Stand 2026-06-08."), returncode=2)
+        try:
+            dsb_list = read_list(options["path"])
+        except ListError as exc:
+            message = _(exc.template) % exc.params if exc.params else _(exc.template)
+            raise CommandError(message + " " + _("Nichts importiert."), returncode=2) from exc
+        except OSError as exc:
+            raise CommandError(f"{options['path']}: {exc}", returncode=2) from exc
+        bar = ProgressBar(sys.stderr, _("Import"))
+        report = dsb_list_import(
+            dsb_list=dsb_list,
+            as_of=as_of,
+            dry_run=options["dry_run"],
+            umstufung=umstufung,
+            progress=lambda label, done, total: bar(done, total),
+        )
+        for item in report.items:
+            if item.outcome in SHOWN:
+                line = _("Zeile %(line)d") % {"line": item.line} if item.line else "-"
+                self.stdout.write(f"{line}: {item.outcome}: {item.key} {item.name} {item.detail}".rstrip())
+        s = report.summary()
+        self.stdout.write(
+            _(
+                "Liste vom %(date)s (Format %(generation)s): %(rows)d Zeilen, %(created)d angelegt, "
+                "%(updated)d geändert, %(unchanged)d unverändert, %(rejected)d abgelehnt."
+            )
+            % {**s, "date": report.as_of.strftime("%d.%m.%Y")}
+        )
+        self.stdout.write(
+            _(
+                "Spieler: %(players_created)d neu, %(players_updated)d geändert; "
+                "Vereine neu: %(clubs_created)d; Mitgliedschaften: %(memberships_created)d neu, "
+                "%(memberships_ended)d beendet; Startwerte: %(start_values)d; Umstufung: %(adjustments)d; "
+                "DWZ weicht ab: %(differences)d; neu ausgewertet: %(tournaments_recalculated)d Turniere "
+                "(%(elapsed).1f s)."
+            )
+            % s
+        )
+        if options["report"]:
+            with open(options["report"], "w", encoding="utf-8-sig", newline="") as fh:
+                fh.write(report_csv(report.items))
+        if report.dry_run:
+            self.stdout.write(self.style.WARNING(_("Probelauf: nichts gespeichert.")))
+        if report.exit_code:
+            raise CommandError(
+                _("Einige Zeilen wurden abgelehnt; die übrigen sind importiert."), returncode=1
+            )

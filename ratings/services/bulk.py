@@ -1,0 +1,54 @@
+"""Mass inserts without model instances: PostgreSQL ``COPY``, SQLite ``executemany``.
+
+For the few writes of many thousand plain rows (a DSB list of 100,000 memberships), where building and
+preparing one model instance per row costs more than the database work. Values are given in field order, as
+Python values of the fields (dates, datetimes, strings, integers, None); nothing is validated here: callers
+validate before. Everything else uses the ORM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db import connection, models
+
+
+def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence]) -> int:
+    """Insert ``rows`` (tuples in ``fields`` order) into ``model``'s table; returns the number inserted."""
+    opts = model._meta
+    columns = [opts.get_field(name).column for name in fields]
+    quote = connection.ops.quote_name
+    table = quote(opts.db_table)
+    column_list = ", ".join(quote(c) for c in columns)
+    count = 0
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({column_list}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+                    count += 1
+            return count
+        adapters = [_adapter(opts.get_field(name)) for name in fields]
+        sql = f"INSERT INTO {table} ({column_list}) VALUES ({', '.join(['%s'] * len(columns))})"  # noqa: S608 - names from the model, values as parameters
+        batch: list[tuple] = []
+        for row in rows:
+            batch.append(
+                tuple(a(v) if a and v is not None else v for a, v in zip(adapters, row, strict=True))
+            )
+            if len(batch) == 5000:
+                cursor.executemany(sql, batch)
+                count += len(batch)
+                batch = []
+        if batch:
+            cursor.executemany(sql, batch)
+            count += len(batch)
+    return count
+
+
+def _adapter(field: models.Field):
+    ops = connection.ops
+    if isinstance(field, models.DateTimeField):
+        return ops.adapt_datetimefield_value
+    if isinstance(field, models.DateField):
+        return ops.adapt_datefield_value
+    return None
