@@ -10,7 +10,7 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from ratings import admin_dsb_list, admin_officer, services  # noqa: F401 - they register their models
+from ratings import admin_dsb_list, admin_merge, admin_officer, services  # noqa: F401 - they register models
 from ratings.models import (
     Club,
     Evaluation,
@@ -136,6 +136,10 @@ class PlayerAdmin(admin.ModelAdmin):
         ),
     ]
     inlines = [MembershipInline, StartValueInline]
+    actions = [admin_merge.merge_players_action]
+
+    def get_urls(self):
+        return admin_merge.urls(self) + super().get_urls()
 
     def save_model(self, request, obj, form, change):
         # The audit "before" is read now, before the admin writes the player and then his memberships.

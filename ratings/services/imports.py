@@ -114,7 +114,10 @@ def _stored_field_errors(data: object) -> list[str]:
             elif not re.fullmatch(CLUB_ZPS_RE, club):
                 errors.append(f"{f}.club: not a club ZPS like C0101: {_describe(club)}")
             elif club not in clubs:
-                errors.append(f"{f}.club: unknown club (ZPS) {_describe(club)}")
+                errors.append(
+                    f"{f}.club: unknown club (ZPS) {_describe(club)}; import the DSB list first "
+                    "(manage.py import_dsb_list)"
+                )
         sex = raw.get("sex")
         if sex is not None and (not isinstance(sex, str) or sex not in Sex.values):
             errors.append(f"{f}.sex: must be one of {', '.join(Sex.values)}, got {_describe(sex)}")

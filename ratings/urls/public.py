@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ratings.views import calculator, public
+from ratings.views import calculator, dsb_list, public
 
 urlpatterns = [
     path("ranglisten/", public.RatingListView.as_view(), name="rating-list"),
@@ -16,5 +16,6 @@ urlpatterns = [
     path("suche/", public.search, name="search"),
     path("spielstaerke/", public.categories, name="categories"),
     path("rechner/", calculator.calculator, name="calculator"),
+    path("listen/<str:scope>/<str:code>/<str:fmt>/", dsb_list.dsb_list_download, name="dsb-list-download"),
     path("rechner/vorschau/", calculator.calculator_preview, name="calculator-preview"),
 ]

@@ -18,6 +18,7 @@ from ratings.exports import SafeTableExport
 from ratings.filters import ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms_public import SearchForm
 from ratings.models import Club, Organisation
+from ratings.permissions import user_scope
 from ratings.tables import ClubMembersTable, ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
 
 MAX_PER_PAGE = 200
@@ -148,6 +149,8 @@ class ClubDetailView(RatingListView):
         context["page_title"] = self.club.name
         context["tournaments"] = list(queries.club_tournaments(self.club)[:20])
         context["past_members"] = list(queries.club_past_members(self.club)[:100])
+        scope = user_scope(self.request.user)
+        context["list_download"] = scope.is_staff or self.club.pk in scope.club_ids
         return context
 
 
@@ -182,6 +185,8 @@ class OrganisationDetailView(RatingListView):
         context["page_title"] = org.name
         context["children"] = list(Organisation.objects.filter(parent=org).order_by("code"))
         context["clubs"] = list(queries.club_list_queryset().filter(organisation=org))
+        scope = user_scope(self.request.user)
+        context["list_download"] = scope.is_staff or org.pk in scope.organisation_ids
         return context
 
 

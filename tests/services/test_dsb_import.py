@@ -305,3 +305,26 @@ def test_written_zip_of_the_import_reimports_unchanged():
     data = write_zip(generated.players, generated.clubs, generated.federations)
     report = dsb_list_import(dsb_list=read_list_bytes(data, "x.zip"), as_of=AS_OF)
     assert report.counts["unchanged"] == 80 and _state() == before
+
+
+def test_import_tournament_knows_the_clubs_of_the_list(tmp_path):
+    import json
+
+    generated = generate(30, seed=12)
+    zps = generated.players[0].zps
+    data = {
+        "tournament": {"end_date": "2026-04-01", "name": "Vereinsturnier"},
+        "players": [
+            {"id": "GAST-1", "name": "Gast, Anna", "club": zps, "dwz": 1500, "index": 3},
+            {"id": "GAST-2", "name": "Gast, Bert", "club": zps, "dwz": 1450, "index": 8},
+        ],
+        "games": [{"white": "GAST-1", "black": "GAST-2", "result": "1-0"}],
+    }
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CommandError) as error:
+        call_command("import_tournament", str(path), stdout=io.StringIO())
+    assert error.value.returncode == 2 and "import_dsb_list" in str(error.value)
+    _import(generated)
+    call_command("import_tournament", str(path), stdout=io.StringIO())
+    assert Membership.objects.filter(player__key="GAST-1", club__zps=zps).exists()
