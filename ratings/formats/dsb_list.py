@@ -273,6 +273,9 @@ class DsbList:
     generation: str = ""  # "1", "2", "3", "3b", "dos" or "dos-csv"
     date: datetime.date | None = None  # from the zip name (…_JJJJMMTT.zip) or the zip's file date
     rows: int = 0  # data lines of the player file
+    # (ZPS, member number without leading zeros, person id) of the rejected rows, as far as readable: an
+    # importer must not end these memberships because their row could not be read.
+    rejected: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 # --- input: locating the files --------------------------------------------------------------------------
@@ -473,6 +476,14 @@ def _read_players(data: bytes, file: str, result: DsbList) -> None:
                 seen_in_club[key] = number
         except _RowError as exc:
             result.problems.append(Problem(file, number, exc.template, exc.params))
+            raw = dict(zip(columns, fields, strict=False))
+            result.rejected.append(
+                (
+                    raw.get("zps", "").strip().upper(),
+                    raw.get("member", "").strip().lstrip("0"),
+                    raw.get("id", "").strip().upper(),
+                )
+            )
             continue
         result.players.append(row)
 

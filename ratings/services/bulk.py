@@ -52,3 +52,26 @@ def _adapter(field: models.Field):
     if isinstance(field, models.DateField):
         return ops.adapt_datefield_value
     return None
+
+
+def update_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence]) -> int:
+    """Update many rows by primary key: ``rows`` are ``(pk, value, ...)`` in ``fields`` order.
+
+    One prepared statement executed many times: ``bulk_update`` builds a ``CASE WHEN`` per row and field,
+    which costs milliseconds per row at this size.
+    """
+    opts = model._meta
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(opts.get_field(name).column)} = %s" for name in fields)
+    sql = f"UPDATE {quote(opts.db_table)} SET {assignments} WHERE {quote(opts.pk.column)} = %s"  # noqa: S608 - names from the model
+    adapters = [
+        _adapter(opts.get_field(name)) if connection.vendor != "postgresql" else None for name in fields
+    ]
+    params = [
+        (*(a(v) if a and v is not None else v for a, v in zip(adapters, values, strict=True)), pk)
+        for pk, *values in rows
+    ]
+    if params:
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, params)
+    return len(params)

@@ -39,7 +39,7 @@ from ratings.models import (
     RatingAdjustment,
 )
 
-from .bulk import insert_rows
+from .bulk import insert_rows, update_rows
 from .memberships import players_status_sync
 from .recalculation import END_OF_TIME, RecalculationReport, earliest, lock_ratings, recalculate_changes
 
@@ -517,7 +517,8 @@ def _write_players(people: list[_Person], report: ImportReport) -> None:
         player.updated_at = now
         by_fields[tuple(sorted(fields))].append(player)
     for names, players in by_fields.items():
-        Player.objects.bulk_update(players, [*names, "updated_at"], batch_size=500)
+        fields = [*names, "updated_at"]
+        update_rows(Player, fields, ([p.pk, *(getattr(p, f) for f in fields)] for p in players))
 
 
 # --- memberships -----------------------------------------------------------------------------------------
@@ -540,15 +541,17 @@ def _write_memberships(
         for m in Membership.objects.current().filter(club_id__in=chunk):
             current[(m.player_id, m.club_id)] = m
     person_of = {p.player.pk: p for p in people}
-    # End what the list no longer has (only by a list at least as new as the membership).
+    # End what the list no longer has (only by a list at least as new as the membership), but never a
+    # membership whose row is in the list and was rejected.
+    kept = _rejected_memberships(dsb_list, clubs, current)
     ended = [
         m
         for key, m in current.items()
-        if key not in listed and (m.valid_from is None or m.valid_from <= as_of)
+        if key not in listed and m.pk not in kept and (m.valid_from is None or m.valid_from <= as_of)
     ]
     for m in ended:
         m.valid_until = as_of
-    Membership.objects.bulk_update(ended, ["valid_until"], batch_size=500)
+    update_rows(Membership, ["valid_until"], ((m.pk, m.valid_until) for m in ended))
     _report_ended(ended, clubs, report)
     ended_keys = {(m.player_id, m.club_id) for m in ended}
     ended_ids = {m.pk for m in ended}
@@ -586,8 +589,10 @@ def _write_memberships(
         ]
         for m in clash:
             m.valid_until = as_of
-        Membership.objects.bulk_update(clash, ["valid_until"], batch_size=500)
-        Membership.objects.bulk_update(updates, ["member_number", "status"], batch_size=500)
+        update_rows(Membership, ["valid_until"], ((m.pk, m.valid_until) for m in clash))
+        update_rows(
+            Membership, ["member_number", "status"], ((m.pk, m.member_number, m.status) for m in updates)
+        )
     members_before: set[int] = set()
     new_player_ids = [c[0] for c in creates]
     inserted = {p.player.pk for p in people if isinstance(p.player, _NewPlayer)}
@@ -616,6 +621,26 @@ def _write_memberships(
         for chunk in _chunks(gone - still):
             Player.objects.filter(pk__in=chunk).update(status=PlayerStatus.PASSIVE)
     return set(new_player_ids) - members_before
+
+
+def _rejected_memberships(dsb_list: DsbList, clubs: dict[str, Club], current: dict) -> set[int]:
+    if not dsb_list.rejected:
+        return set()
+    by_number = {(zps, number) for zps, number, _id in dsb_list.rejected if number}
+    by_person = {(zps, person) for zps, _number, person in dsb_list.rejected if person}
+    zps_of = {club.pk: zps for zps, club in clubs.items()}
+    player_ids = [pid for pid, _club in current]
+    ids = {
+        pk: dsb_id
+        for c in _chunks(player_ids)
+        for pk, dsb_id in Player.objects.filter(pk__in=c).values_list("pk", "dsb_id")
+    }
+    return {
+        m.pk
+        for (player_id, club_id), m in current.items()
+        if (zps_of.get(club_id), m.member_number.lstrip("0")) in by_number
+        or (zps_of.get(club_id), ids.get(player_id)) in by_person
+    }
 
 
 def _report_ended(ended: list[Membership], clubs: dict[str, Club], report: ImportReport) -> None:
@@ -692,9 +717,12 @@ def _with_history(player_ids: Iterable[int]) -> set[int]:
     return found
 
 
-def _official_values(people: list[_Person], report: ImportReport) -> set[int]:
+def _official_values(people: list[_Person], report: ImportReport, *, umstufung: bool = False) -> set[int]:
     """The dated snapshot, start values for players without history, the comparison for the others.
-    Returns the (existing) players whose start value changed."""
+    Returns the (existing) players whose start value changed.
+
+    The list of an Umstufung holds the values after it: a start value (the value before a player's first
+    event) is then only given to a player who has none."""
     as_of = report.as_of
     values = {p.player.pk: p.primary for p in people}
     inserted = {p.player.pk for p in people if isinstance(p.player, _NewPlayer)}
@@ -710,7 +738,11 @@ def _official_values(people: list[_Person], report: ImportReport) -> set[int]:
             o.dwz, o.index, o.last_evaluation = row.dwz, row.index, row.last_evaluation
             changed_snapshots.append(o)
     insert_rows(OfficialRating, ("player_id", "as_of", "dwz", "index", "last_evaluation"), new_snapshots)
-    OfficialRating.objects.bulk_update(changed_snapshots, ["dwz", "index", "last_evaluation"], batch_size=500)
+    update_rows(
+        OfficialRating,
+        ["dwz", "index", "last_evaluation"],
+        ((o.pk, o.dwz, o.index, o.last_evaluation) for o in changed_snapshots),
+    )
 
     reason = _("DWZ-Liste vom %(date)s") % {"date": as_of.strftime("%d.%m.%Y")}
     now = timezone.now()
@@ -728,6 +760,8 @@ def _official_values(people: list[_Person], report: ImportReport) -> set[int]:
         if pk in history:
             continue
         row, start = values[pk], starts.get(pk)
+        if umstufung and start is not None:
+            continue
         want = (row.dwz, row.index if row.dwz is not None else None)
         if start is None:
             if row.dwz is None:
@@ -749,8 +783,10 @@ def _official_values(people: list[_Person], report: ImportReport) -> set[int]:
             _("Startwert %(value)s") % {"value": f"{row.dwz}-{row.index}" if row.dwz else "–"}
         )
     insert_rows(RatingAdjustment, ("player_id", "kind", "dwz", "index", "reason", "created_at"), new_starts)
-    RatingAdjustment.objects.bulk_update(
-        changed_starts, ["dwz", "index", "fide_elo", "reason"], batch_size=500
+    update_rows(
+        RatingAdjustment,
+        ["dwz", "index", "fide_elo", "reason"],
+        ((a.pk, a.dwz, a.index, a.fide_elo, a.reason) for a in changed_starts),
     )
     for chunk in _chunks(removed_starts):
         RatingAdjustment.objects.filter(pk__in=chunk).delete()
@@ -818,7 +854,7 @@ def _umstufung(people: list[_Person], report: ImportReport) -> list[int]:
             a.dwz, a.index = row.dwz, row.index or 0
             changed.append(a)
     created = RatingAdjustment.objects.bulk_create(new, batch_size=BATCH)
-    RatingAdjustment.objects.bulk_update(changed, ["dwz", "index"], batch_size=500)
+    update_rows(RatingAdjustment, ["dwz", "index"], ((a.pk, a.dwz, a.index) for a in changed))
     report.adjustments += len(created) + len(changed)
     return [a.pk for a in created] + [a.pk for a in changed]
 
@@ -866,7 +902,7 @@ def _import(
     step(_("Mitgliedschaften"), 3, total)
     new_members = _write_memberships(people, clubs, dsb_list, report)
     step(_("Offizielle DWZ"), 4, total)
-    reset = _official_values(people, report)
+    reset = _official_values(people, report, umstufung=umstufung)
     adjustments = _umstufung(people, report) if umstufung else []
     step(_("Neuberechnung"), 5, total)
     # Players who just became members and have tournaments behind them keep Restpartien from now on.

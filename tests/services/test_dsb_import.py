@@ -328,3 +328,20 @@ def test_import_tournament_knows_the_clubs_of_the_list(tmp_path):
     _import(generated)
     call_command("import_tournament", str(path), stdout=io.StringIO())
     assert Membership.objects.filter(player__key="GAST-1", club__zps=zps).exists()
+
+
+def test_a_rejected_row_does_not_end_its_membership():
+    generated = generate(40, seed=13)
+    _import(generated)
+    row = generated.players[4]
+    data = generated.zip_bytes()
+    import zipfile
+
+    text = zipfile.ZipFile(io.BytesIO(data)).read("spieler.csv").decode("cp1252")
+    lines = text.split("\r\n")
+    lines[5] = lines[5].replace(f",{row.dwz},{row.index},", ",abc,1,") if row.dwz else lines[5] + "x"
+    dsb_list = read_list_bytes("\r\n".join(lines).encode("cp1252"), "spieler.csv")
+    assert [p.line for p in dsb_list.problems] == [6]
+    report = dsb_list_import(dsb_list=dsb_list, as_of=datetime.date(2026, 9, 1))
+    assert report.exit_code == 1 and report.memberships_ended == 0
+    assert Membership.objects.get(player__dsb_id=row.person_id, club__zps=row.zps).valid_until is None
