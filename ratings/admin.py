@@ -25,6 +25,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.services import audit
+from ratings.services.memberships import membership_save, players_status_sync
 
 
 class YearFilter(admin.SimpleListFilter):
@@ -148,6 +149,9 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
+        # The status follows the memberships (A over P) once he has any.
+        if players_status_sync([form.instance.pk]):
+            form.instance.refresh_from_db(fields=["status"])
         audit.record_player(player=form.instance, before=form.instance._audit_before, user=request.user)
         memberships_changed = any(f.has_changed() for f in formsets if f.model is Membership)
         if change and ("birth_year" in form.changed_data or memberships_changed):
@@ -177,7 +181,9 @@ class MembershipAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         old_player = form.initial.get("player") if change else None
         with audit.players_recorded(player_ids=[obj.player_id, old_player], user=request.user):
-            super().save_model(request, obj, form, change)
+            membership_save(membership=obj, user=request.user)
+            if old_player and old_player != obj.player_id:
+                players_status_sync([old_player])
 
     def delete_model(self, request, obj):
         with audit.players_recorded(player_ids=[obj.player_id], user=request.user):

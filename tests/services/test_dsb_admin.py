@@ -105,3 +105,17 @@ def test_a_real_database_worker_runs_the_queued_import(admin_client):
     list_import.refresh_from_db()
     assert list_import.status == ListImportStatus.DONE and list_import.exit_code == 0
     assert Membership.objects.count() == 40
+
+
+def test_admin_membership_edits_keep_the_player_status(admin_client):
+    from tests.factories import ClubFactory, PlayerFactory
+
+    player = PlayerFactory(status="A")
+    club = ClubFactory()
+    url = reverse("admin:ratings_membership_add")
+    response = admin_client.post(
+        url, {"player": player.pk, "club": club.pk, "member_number": "0042", "status": "P", "valid_from": ""}
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    player.refresh_from_db()
+    assert player.status == "P"
