@@ -305,7 +305,7 @@ def _fold(text: str) -> str:
     return search_key(text)
 
 
-def _wanted(row: PlayerRow, person: Player | None) -> dict:
+def _wanted(row: PlayerRow, person: _Existing | None) -> dict:
     """The player's fields as the list gives them (empty list values keep what dwzsite knows)."""
     sex = {"M": Sex.MALE, "W": Sex.FEMALE}.get(row.sex)
     title = (
@@ -335,11 +335,72 @@ def _gen1_key(row: PlayerRow) -> str:
 
 
 @dataclass(slots=True)
+class _Existing:
+    """A stored player as the import needs him (no model instance: 100,000 of them on a re-import)."""
+
+    pk: int
+    key: str
+    surname: str
+    first_name: str
+    sex: str
+    birth_year: int | None
+    dsb_id: str | None
+    fide_id: int | None
+    fide_elo: int | None
+    fide_title: str
+    fide_federation: str
+    updated_at: object = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.surname}, {self.first_name}" if self.first_name else self.surname
+
+
+_EXISTING = (
+    "pk",
+    "key",
+    "surname",
+    "first_name",
+    "sex",
+    "birth_year",
+    "dsb_id",
+    "fide_id",
+    "fide_elo",
+    "fide_title",
+    "fide_federation",
+)
+
+
+def _existing(queryset) -> Iterable[_Existing]:
+    return (_Existing(*row) for row in queryset.values_list(*_EXISTING))
+
+
+@dataclass(slots=True)
+class _Membership:
+    pk: int
+    player_id: int
+    club_id: int
+    member_number: str
+    status: str
+    valid_from: datetime.date | None
+    valid_until: datetime.date | None = None
+
+
+@dataclass(slots=True)
+class _Start:
+    pk: int
+    dwz: int | None
+    index: int | None
+    fide_elo: int | None
+    reason: str
+
+
+@dataclass(slots=True)
 class _Person:
     """The rows of one person in the list (one per membership), primary first."""
 
     rows: list[PlayerRow]
-    player: Player | None = None
+    player: _Existing | _NewPlayer | None = None
     outcome: str = UNCHANGED
     detail: list[str] = field(default_factory=list)
 
@@ -375,15 +436,17 @@ def _match(people: list[_Person], clubs: dict[str, Club]) -> None:
     """Find each person's player: by DSB id, by key, then by his current membership (number, or name +
     birth year for generation 1) if that player has no other DSB id."""
     ids = [p.primary.person_id for p in people if p.primary.person_id]
-    by_id: dict[str, Player] = {}
-    by_key: dict[str, Player] = {}
+    by_id: dict[str, _Existing] = {}
+    by_key: dict[str, _Existing] = {}
     wanted = set(ids)
     if len(ids) > 20 * CHUNK:  # many: one pass over the table beats dozens of IN lists
-        found: Iterable[Player] = (
-            p for p in Player.objects.iterator(chunk_size=5000) if p.dsb_id in wanted or p.key in wanted
+        found: Iterable[_Existing] = (
+            p for p in _existing(Player.objects.all()) if p.dsb_id in wanted or p.key in wanted
         )
     else:
-        found = (p for c in _chunks(ids) for p in Player.objects.filter(Q(dsb_id__in=c) | Q(key__in=c)))
+        found = (
+            p for c in _chunks(ids) for p in _existing(Player.objects.filter(Q(dsb_id__in=c) | Q(key__in=c)))
+        )
     for player in found:
         if player.dsb_id:
             by_id[player.dsb_id] = player
@@ -399,10 +462,10 @@ def _match(people: list[_Person], clubs: dict[str, Club]) -> None:
         ):
             memberships[club_id].append((number.lstrip("0"), player_id))
             players_in_clubs.add(player_id)
-    loaded: dict[int, Player] = {p.pk: p for p in by_id.values()} | {p.pk: p for p in by_key.values()}
+    loaded: dict[int, _Existing] = {p.pk: p for p in by_id.values()} | {p.pk: p for p in by_key.values()}
     need = players_in_clubs - set(loaded)
     for chunk in _chunks(need):
-        loaded.update({p.pk: p for p in Player.objects.filter(pk__in=chunk)})
+        loaded.update({p.pk: p for p in _existing(Player.objects.filter(pk__in=chunk))})
     taken: set[int] = set()
     for person in people:
         row = person.primary
@@ -471,7 +534,7 @@ def _write_players(people: list[_Person], report: ImportReport) -> None:
     keys_taken = set(Player.objects.values_list("key", flat=True))
     now = timezone.now()
     new_rows: list[tuple] = []
-    changed: list[tuple[Player, list[str]]] = []
+    changed: list[tuple[_Existing, list[str]]] = []
     for person in people:
         row = person.primary
         values = _wanted(row, person.player)
@@ -538,7 +601,9 @@ def _write_memberships(
     }
     current: dict[tuple[int, int], Membership] = {}
     for chunk in _chunks(covered_clubs):
-        for m in Membership.objects.current().filter(club_id__in=chunk):
+        rows = Membership.objects.current().filter(club_id__in=chunk)
+        for row in rows.values_list("pk", "player_id", "club_id", "member_number", "status", "valid_from"):
+            m = _Membership(*row)
             current[(m.player_id, m.club_id)] = m
     person_of = {p.player.pk: p for p in people}
     # End what the list no longer has (only by a list at least as new as the membership), but never a
@@ -728,20 +793,25 @@ def _official_values(people: list[_Person], report: ImportReport, *, umstufung: 
     inserted = {p.player.pk for p in people if isinstance(p.player, _NewPlayer)}
     existing_ids = [pk for pk in values if pk not in inserted]
     # The dated snapshot of the list's values (formats.md §3.8).
-    snapshots = {o.player_id: o for o in OfficialRating.objects.filter(as_of=as_of)}
+    snapshots = {
+        player_id: _Start(pk, dwz, index, None, last)
+        for player_id, pk, dwz, index, last in OfficialRating.objects.filter(as_of=as_of).values_list(
+            "player_id", "pk", "dwz", "index", "last_evaluation"
+        )
+    }
     new_snapshots, changed_snapshots = [], []
     for pk, row in values.items():
         o = snapshots.get(pk)
         if o is None:
             new_snapshots.append((pk, as_of, row.dwz, row.index, row.last_evaluation))
-        elif (o.dwz, o.index, o.last_evaluation) != (row.dwz, row.index, row.last_evaluation):
-            o.dwz, o.index, o.last_evaluation = row.dwz, row.index, row.last_evaluation
+        elif (o.dwz, o.index, o.reason) != (row.dwz, row.index, row.last_evaluation):
+            o.dwz, o.index, o.reason = row.dwz, row.index, row.last_evaluation
             changed_snapshots.append(o)
     insert_rows(OfficialRating, ("player_id", "as_of", "dwz", "index", "last_evaluation"), new_snapshots)
     update_rows(
         OfficialRating,
         ["dwz", "index", "last_evaluation"],
-        ((o.pk, o.dwz, o.index, o.last_evaluation) for o in changed_snapshots),
+        ((o.pk, o.dwz, o.index, o.reason) for o in changed_snapshots),
     )
 
     reason = _("DWZ-Liste vom %(date)s") % {"date": as_of.strftime("%d.%m.%Y")}
@@ -815,12 +885,17 @@ def _official_values(people: list[_Person], report: ImportReport, *, umstufung: 
     return reset
 
 
-def _start_adjustments(player_ids: list[int]) -> dict[int, RatingAdjustment]:
+def _start_adjustments(player_ids: list[int]) -> dict[int, _Start]:
     starts = RatingAdjustment.objects.filter(kind=AdjustmentKind.START)
+    fields = ("player_id", "pk", "dwz", "index", "fide_elo", "reason")
     if len(player_ids) > 20 * CHUNK:  # many: one query over the table beats dozens of IN lists
         wanted = set(player_ids)
-        return {a.player_id: a for a in starts if a.player_id in wanted}
-    return {a.player_id: a for chunk in _chunks(player_ids) for a in starts.filter(player_id__in=chunk)}
+        return {row[0]: _Start(*row[1:]) for row in starts.values_list(*fields) if row[0] in wanted}
+    return {
+        row[0]: _Start(*row[1:])
+        for chunk in _chunks(player_ids)
+        for row in starts.filter(player_id__in=chunk).values_list(*fields)
+    }
 
 
 def _umstufung(people: list[_Person], report: ImportReport) -> list[int]:
