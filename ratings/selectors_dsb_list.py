@@ -10,6 +10,7 @@ import datetime
 import io
 import zipfile
 
+from ratings.exports import spreadsheet_safe
 from ratings.formats import swiss_chess
 from ratings.formats.dsb_list import ClubRow, FederationRow, PlayerRow, write_zip
 from ratings.models import Club, Membership, Organisation
@@ -81,8 +82,8 @@ def list_rows(
                 zps=zps,
                 member_number=number or None,
                 status=status,
-                surname=surname,
-                first_name=first,
+                surname=spreadsheet_safe(surname),  # the CSV is opened in spreadsheets, too
+                first_name=spreadsheet_safe(first),
                 sex={"m": "M", "w": "W"}.get(sex, ""),
                 birth_year=birth,
                 last_evaluation=_week(last),
@@ -98,12 +99,12 @@ def list_rows(
     codes = {r.zps for r in players}
     clubs = (
         [
-            ClubRow(0, c.zps, c.zps[0], c.organisation.code, c.name)
+            ClubRow(0, c.zps, c.zps[0], c.organisation.code, spreadsheet_safe(c.name))
             for c in Club.objects.filter(zps__in=codes).select_related("organisation").order_by("zps")
         ]
         if len(codes) < 900
         else [
-            ClubRow(0, c.zps, c.zps[0], c.organisation.code, c.name)
+            ClubRow(0, c.zps, c.zps[0], c.organisation.code, spreadsheet_safe(c.name))
             for c in Club.objects.select_related("organisation").order_by("zps")
             if c.zps in codes
         ]

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_noop
 
 from ratings.dwz.replay import adjustment_order, day_start
 from ratings.enums import AdjustmentKind, EvaluationStatus, FideTitle, PlayerStatus, Sex
+from ratings.exports import spreadsheet_safe
 from ratings.formats.dsb_list import DsbList, ListError, PlayerRow, Problem
 from ratings.models import (
     Club,
@@ -170,10 +171,7 @@ def report_csv(items: Iterable[ReportRow | list | tuple]) -> str:
             else item
         )
         cells = [_(REPORT_OUTCOMES.get(outcome, outcome)), line or "", key, name, detail]
-        # Spreadsheets must not run a cell as a formula (a name typed as "=…").
-        writer.writerow(
-            [f"'{c}" if isinstance(c, str) and c[:1] in ("=", "+", "-", "@") else c for c in cells]
-        )
+        writer.writerow([spreadsheet_safe(c) for c in cells])  # a name typed as "=…" stays text
     return out.getvalue()
 
 

@@ -194,3 +194,12 @@ def test_downloads_for_officers_in_scope_only(client, django_user_model):
     response = client.get(reverse("ratings:dsb-list-download", args=["alle", "000", "swiss-chess"]))
     assert response.status_code == 200
     assert sorted(zipfile.ZipFile(io.BytesIO(response.content)).namelist())[0].endswith(".LST")
+
+
+def test_a_name_that_looks_like_a_formula_stays_text():
+    _imported(30)
+    player = Player.objects.filter(memberships__isnull=False).first()
+    player.surname = '=HYPERLINK("http://x")'
+    player.save()
+    players, _, _ = list_rows()
+    assert '\'=HYPERLINK("http://x")' in {r.surname for r in players}
