@@ -639,23 +639,22 @@ def _write_memberships(
             if person.outcome == UNCHANGED:
                 person.outcome = UPDATED
                 person.detail.append(_("neue Mitgliedschaft %(zps)s") % {"zps": row.zps})
-    if updates:
-        numbers = {(m.club_id, m.member_number) for m in updates if m.member_number}
-        moving = [m.pk for m in updates]
-        for chunk in _chunks(moving):
-            Membership.objects.filter(pk__in=chunk).update(member_number="")
-        # Current memberships outside the list that hold a number the list gives someone else end too.
-        clash = [
-            m
-            for m in current.values()
-            if m.pk not in ended_ids and m.pk not in set(moving) and (m.club_id, m.member_number) in numbers
-        ]
-        for m in clash:
-            m.valid_until = as_of
-        update_rows(Membership, ["valid_until"], ((m.pk, m.valid_until) for m in clash))
-        update_rows(
-            Membership, ["member_number", "status"], ((m.pk, m.member_number, m.status) for m in updates)
-        )
+    # Numbers are unique among current memberships: free the numbers that move, and end a current membership
+    # outside the list whose number the list now gives someone else.
+    numbers = {(m.club_id, m.member_number) for m in updates if m.member_number}
+    numbers |= {(club_id, number) for _pid, club_id, number, _status, _from in creates if number}
+    moving = {m.pk for m in updates}
+    for chunk in _chunks(moving):
+        Membership.objects.filter(pk__in=chunk).update(member_number="")
+    clash = [
+        m
+        for m in current.values()
+        if m.pk not in ended_ids and m.pk not in moving and (m.club_id, m.member_number) in numbers
+    ]
+    for m in clash:
+        m.valid_until = as_of
+    update_rows(Membership, ["valid_until"], ((m.pk, m.valid_until) for m in clash))
+    update_rows(Membership, ["member_number", "status"], ((m.pk, m.member_number, m.status) for m in updates))
     members_before: set[int] = set()
     new_player_ids = [c[0] for c in creates]
     inserted = {p.player.pk for p in people if isinstance(p.player, _NewPlayer)}

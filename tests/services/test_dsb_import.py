@@ -345,3 +345,20 @@ def test_a_rejected_row_does_not_end_its_membership():
     report = dsb_list_import(dsb_list=dsb_list, as_of=datetime.date(2026, 9, 1))
     assert report.exit_code == 1 and report.memberships_ended == 0
     assert Membership.objects.get(player__dsb_id=row.person_id, club__zps=row.zps).valid_until is None
+
+
+def test_a_number_given_to_a_new_member_ends_the_old_holders_membership():
+    generated = generate(30, seed=14)
+    _import(generated)
+    old = next(r for r in generated.players if r.member_number and r.dwz)
+    newcomer = dataclasses.replace(old, person_id="NU9999999", surname="Neu", first_name="Nina", line=0)
+    broken = dataclasses.replace(old, surname="", first_name="")  # rejected: no name
+    newer = dataclasses.replace(
+        generated, players=[broken, newcomer, *(r for r in generated.players if r != old)]
+    )
+    dsb_list = read_list_bytes(newer.zip_bytes(), "x.zip")
+    assert len(dsb_list.problems) == 1
+    report = dsb_list_import(dsb_list=dsb_list, as_of=datetime.date(2026, 9, 1))
+    assert report.exit_code == 1
+    holder = Membership.objects.get(club__zps=old.zps, member_number=old.member_number, valid_until=None)
+    assert holder.player.dsb_id == "NU9999999"
