@@ -1114,7 +1114,9 @@ def _pairings(rd: _Reader, rounds: int) -> tuple[list[TrfGame], list[TrfBye], li
     return games, byes, dropped
 
 
-def _points(code: str, colour: str, scoring: Mapping[str, Decimal], xxs: Mapping[str, Decimal]) -> Decimal:
+def round_points(
+    code: str, colour: str, scoring: Mapping[str, Decimal], xxs: Mapping[str, Decimal]
+) -> Decimal:
     """Points of one round entry under 162 (else XXS, else the defaults), formats.md §1.5 and §2.2."""
     side = "W" if colour != "b" else "B"
     s = {**DEFAULT_SCORING, **scoring}
@@ -1206,10 +1208,10 @@ def player_points(
     points = {p.start_rank: Decimal(0) for p in tournament.players}
     for g in tournament.games:
         colour_w, colour_b = ("w", "b") if g.colour_known else ("", "")
-        points[g.white] += _points(g.white_code, colour_w, simple, xxs)
-        points[g.black] += _points(g.black_code, colour_b, simple, xxs)
+        points[g.white] += round_points(g.white_code, colour_w, simple, xxs)
+        points[g.black] += round_points(g.black_code, colour_b, simple, xxs)
     for b in tournament.byes:
-        points[b.player] += _points(b.code, "", simple, xxs)
+        points[b.player] += round_points(b.code, "", simple, xxs)
     return points
 
 
