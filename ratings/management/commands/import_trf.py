@@ -1,0 +1,123 @@
+"""``manage.py import_trf FILE [...]``: import tournaments from TRF files (TRF16/TRF26) for scripts.
+
+Exit 0 on success; exit 2 on a bad file, an unknown or ambiguous player (without ``--create-unknown``) or an
+unknown organiser. Nothing is saved on any error: all files are read and matched first, then saved in one
+transaction.
+"""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from ratings.models import Club
+from ratings.services.trf_import import (
+    TrfImportError,
+    attach_stored_ratings,
+    decisions_from_matches,
+    find_organiser,
+    head_from_file,
+    problem_text,
+    trf_match,
+    trf_read,
+    trf_save,
+)
+
+
+class _DryRun(Exception):
+    pass
+
+
+class Command(BaseCommand):
+    help = "Importiert Turniere aus TRF-Dateien (TRF16/TRF26) und berechnet die Wertungen neu."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("files", nargs="+", help="TRF files")
+        parser.add_argument("--dry-run", action="store_true", help="show the evaluation, save nothing")
+        parser.add_argument("--create-unknown", action="store_true", help="create players not found")
+        parser.add_argument("--organiser", help="ZPS of the organising club or code of the organisation")
+        parser.add_argument("--code", help="tournament code (YYWW-ZZZ-KKK); one file only")
+        parser.add_argument("--date-order", choices=["dmy", "mdy"], help="how to read dates like 08/04/2018")
+
+    def handle(self, *args, **options) -> None:
+        files = options["files"]
+        if options["code"] and len(files) > 1:
+            raise CommandError("--code gilt für eine Datei.", returncode=2)
+        errors: list[str] = []
+        organiser = None
+        if options["organiser"]:
+            try:
+                organiser = find_organiser(options["organiser"])
+            except TrfImportError as exc:
+                raise CommandError("\n".join(exc.messages), returncode=2) from None
+        plans = []
+        for path in files:
+            try:
+                with open(path, "rb") as fh:
+                    data = fh.read()
+                tournament = trf_read(data, date_order=options["date_order"] or "")
+            except OSError as exc:
+                errors.append(f"{path}: {exc.strerror or exc}")
+                continue
+            except TrfImportError as exc:
+                errors += [f"{path}: {m}" for m in exc.messages]
+                if exc.ambiguous_date:
+                    errors.append(f"{path}: --date-order dmy|mdy")
+                continue
+            matches = trf_match(tournament)
+            head = head_from_file(tournament)
+            head.code = options["code"] or None
+            attach_stored_ratings(matches, head)
+            decisions = decisions_from_matches(matches, create_unknown=options["create_unknown"])
+            for m in matches:
+                if m.trf.start_rank in decisions:
+                    continue
+                label = f"{path}: {m.trf.start_rank:>4} {m.trf.name}"
+                if m.candidates:
+                    names = "; ".join(f"{c.key} {c.name} ({c.birth_year or '?'})" for c in m.candidates)
+                    kind = "mehrdeutig" if len(m.candidates) > 1 else "unsicher (ohne Geburtsjahr)"
+                    errors.append(f"{label}: {kind} – {names}")
+                else:
+                    errors.append(f"{label}: unbekannt")
+            plans.append((path, tournament, head, matches, decisions))
+        if errors:
+            raise CommandError("\n".join(errors), returncode=2)
+        try:
+            with transaction.atomic():
+                for path, tournament, head, matches, decisions in plans:
+                    if isinstance(organiser, Club):
+                        head.organiser_club = organiser
+                    elif organiser is not None:
+                        head.organiser_organisation = organiser
+                    result = trf_save(tournament=tournament, head=head, decisions=decisions)
+                    self._print(path, tournament, matches, result)
+                if options["dry_run"]:
+                    raise _DryRun
+        except _DryRun:
+            self.stdout.write(self.style.WARNING("Probelauf: nichts gespeichert."))
+        except TrfImportError as exc:
+            raise CommandError("\n".join(exc.messages), returncode=2) from None
+
+    def _print(self, path, tournament, matches, result) -> None:
+        t = result.tournament
+        self.stdout.write(self.style.SUCCESS(f"{path}: {t.code or '-'} {t.name} ({t.end_date:%d.%m.%Y})"))
+        self.stdout.write(
+            f"  {len(tournament.players)} Spieler, {tournament.rounds} Runden, "
+            f"{len(tournament.games)} Partien, "
+            f"{len(tournament.byes)} Freilose; neue Spieler: {len(result.created)}"
+        )
+        for m in matches:
+            if m.differs:
+                self.stdout.write(
+                    f"  {m.trf.start_rank:>4} {m.trf.name}: DWZ in der Datei {m.file_dwz}, in dwzsite "
+                    f"{m.stored_dwz if m.stored_dwz is not None else '-'}"
+                )
+        for w in tournament.warnings:
+            self.stdout.write(f"  Hinweis: {problem_text(w)}")
+        for note in result.notes:
+            self.stdout.write(f"  Hinweis: {note}")
+        report = result.report
+        self.stdout.write(
+            f"  neu ausgewertet: {len(report.tournaments)} Turniere, "
+            f"{len(report.rating_changes)} DWZ geändert, {report.elapsed:.2f} s"
+        )

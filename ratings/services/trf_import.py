@@ -1,0 +1,647 @@
+"""Tournaments from TRF files: read, match the players, preview, save (one transaction, nothing before).
+
+The steps are separate so that the officer page can show each one and the command can run them in a row:
+
+1. :func:`trf_read` turns the bytes into a :class:`ratings.formats.trf.TrfTournament` (errors translated);
+2. :func:`trf_match` proposes a stored player for every line: by DSB person id, FIDE id, ZPS-Mitgliedsnummer,
+   then surname + first name + birth year (umlaut- and case-insensitive); several candidates are never
+   decided silently;
+3. :func:`trf_preview` evaluates the tournament as it would be saved (nothing is written);
+4. :func:`trf_save` creates the new players with their start values from the file (DWZ from the GER line,
+   else FIDE Elo as a take-over), then saves head, participants, games and byes through
+   ``tournament_save`` in one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from ratings.dwz import evaluate
+from ratings.dwz.replay import PlayerState
+from ratings.dwz.types import GameInput, PlayerInput, TournamentInput, TournamentResult
+from ratings.enums import AdjustmentKind, ResultCode
+from ratings.formats.trf import Problem, TrfError, TrfPlayer, TrfTournament, person_id, read_trf
+from ratings.models import Club, Game, Membership, Organisation, Player, RatingAdjustment, Tournament
+from ratings.models.officer import TournamentMode
+from ratings.models.tournament import TournamentEntry
+
+from . import audit
+from .preview import later_tournaments, rating_states_before
+from .recalculation import RecalculationReport, lock_ratings
+
+MAX_FILE_SIZE = 2 * 1024 * 1024
+
+# TRF code pairs (white, black) → dwzsite result; W/L (unrated wins) become forfeits: points, no rating.
+GAME_RESULTS = {
+    ("1", "0"): ResultCode.WHITE_WINS,
+    ("0", "1"): ResultCode.BLACK_WINS,
+    ("=", "="): ResultCode.DRAW,
+    ("+", "-"): ResultCode.WHITE_WINS_FORFEIT,
+    ("-", "+"): ResultCode.BLACK_WINS_FORFEIT,
+    ("-", "-"): ResultCode.DOUBLE_FORFEIT,
+    ("W", "L"): ResultCode.WHITE_WINS_FORFEIT,
+    ("L", "W"): ResultCode.BLACK_WINS_FORFEIT,
+}
+# TRF byes → dwzsite byes: a pairing-allocated bye (U) is "spielfrei" (+) here.
+BYE_RESULTS = {
+    "U": ResultCode.BYE,
+    "F": ResultCode.FULL_POINT_BYE,
+    "H": ResultCode.HALF_POINT_BYE,
+    "Z": ResultCode.ZERO_POINT_BYE,
+}
+
+REASON_DSB_ID = "dsb_id"
+REASON_FIDE_ID = "fide_id"
+REASON_MEMBER = "member"
+REASON_NAME = "name"
+
+
+class TrfImportError(ValueError):
+    """The file or the decisions cannot be imported; ``messages`` are translated, one per problem."""
+
+    def __init__(self, messages: list[str], *, ambiguous_date: bool = False) -> None:
+        super().__init__("\n".join(messages))
+        self.messages = messages
+        self.ambiguous_date = ambiguous_date
+
+
+def problem_text(problem: Problem) -> str:
+    """The translated message of a reader problem, with its place."""
+    message = _(problem.template) % problem.params if problem.params else _(problem.template)
+    if problem.line is None:
+        return message
+    where = _(problem.where_template) % {"line": problem.line, "first": problem.first, "last": problem.last}
+    return f"{where}: {message}"
+
+
+def trf_read(data: bytes, *, date_order: str = "") -> TrfTournament:
+    """Read an uploaded file; raises :class:`TrfImportError` with every problem, translated."""
+    if len(data) > MAX_FILE_SIZE:
+        raise TrfImportError([_("Die Datei ist größer als 2 MB.")])
+    try:
+        return read_trf(data, date_order=date_order)
+    except TrfError as exc:
+        from ratings.formats.trf import AmbiguousDateError
+
+        raise TrfImportError(
+            [problem_text(p) for p in exc.problems], ambiguous_date=isinstance(exc, AmbiguousDateError)
+        ) from None
+
+
+# --- matching ------------------------------------------------------------------------------------------
+
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "oe"})
+
+
+def fold(name: str) -> str:
+    """Compare names umlaut- and case-insensitively: Müller = MUELLER = Muller? no: Müller = Mueller."""
+    text = name.casefold().translate(_UMLAUTS)
+    text = unicodedata.normalize("NFKD", text)
+    return re.sub(r"[^a-z0-9]", "", text.encode("ascii", "ignore").decode())
+
+
+def _spellings(surname: str) -> set[str]:
+    """Stored spellings a file's surname may match (the index on surname does the work)."""
+    base = {surname, surname.replace("ae", "ä").replace("oe", "ö").replace("ue", "ü")}
+    base.add(surname.translate(_UMLAUTS))
+    base.add(surname.translate(str.maketrans({"Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})).translate(_UMLAUTS))
+    plain = unicodedata.normalize("NFKD", surname).encode("ascii", "ignore").decode()
+    base.add(plain)
+    out: set[str] = set()
+    for s in base:
+        for v in (s, s.lower(), s.upper(), s.title(), s[:1].upper() + s[1:].lower()):
+            out.add(v)
+            out.add(v.replace("Ae", "Ä").replace("Oe", "Ö").replace("Ue", "Ü"))
+    return {s for s in out if s}
+
+
+@dataclass
+class Match:
+    """One line of the file and what dwzsite proposes for it."""
+
+    trf: TrfPlayer
+    player: Player | None = None
+    reason: str = ""  # REASON_* of the proposal
+    candidates: list[Player] = field(default_factory=list)  # several: the officer must decide
+    certain: bool = True  # False for a name match without birth year
+    stored_dwz: int | None = None
+    stored_index: int | None = None
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.player is None and len(self.candidates) > 1
+
+    @property
+    def file_dwz(self) -> int | None:
+        return self.trf.dwz
+
+    @property
+    def differs(self) -> bool:
+        """The file's DWZ differs from the one dwzsite holds for this player before the tournament."""
+        return self.player is not None and self.file_dwz is not None and self.file_dwz != self.stored_dwz
+
+    @property
+    def reason_label(self) -> str:
+        return {
+            REASON_DSB_ID: _("DSB-Personen-ID"),
+            REASON_FIDE_ID: _("FIDE-ID"),
+            REASON_MEMBER: _("ZPS-Mitgliedsnummer"),
+            REASON_NAME: _("Name und Geburtsjahr") if self.certain else _("Name (Geburtsjahr fehlt)"),
+        }.get(self.reason, "")
+
+
+def _unique(players: Iterable[Player]) -> list[Player]:
+    seen: dict[int, Player] = {}
+    for p in players:
+        seen.setdefault(p.pk, p)
+    return list(seen.values())
+
+
+def trf_match(tournament: TrfTournament) -> list[Match]:
+    """Propose a stored player for every line of the file (read only; a few queries for any size)."""
+    players = tournament.players
+    ids = {p.start_rank: person_id(p.person_id) for p in players}
+    keys = {i.value for i in ids.values() if i and i.kind in ("nu", "pkz", "member", "raw")}
+    pkz = {int(i.value) for i in ids.values() if i and i.kind == "pkz" and len(i.value) <= 9}
+    by_key: dict[str, list[Player]] = defaultdict(list)
+    by_pkz: dict[int, list[Player]] = defaultdict(list)
+    if keys or pkz:
+        for p in Player.objects.filter(Q(key__in=keys) | Q(dsb_id__in=pkz)):
+            by_key[p.key.upper()].append(p)
+            if p.dsb_id is not None:
+                by_pkz[p.dsb_id].append(p)
+    fide_ids = {p.fide_id for p in players if p.fide_id and p.fide_id <= 2**31 - 1}
+    by_fide: dict[int, list[Player]] = defaultdict(list)
+    for p in Player.objects.filter(fide_id__in=fide_ids) if fide_ids else ():
+        by_fide[p.fide_id].append(p)
+    members = [i for i in ids.values() if i and i.kind == "member"]
+    by_member: dict[tuple[str, str], list[Player]] = defaultdict(list)
+    if members:
+        cond = Q()
+        for i in members:
+            cond |= Q(club__zps=i.zps, member_number__iexact=i.member_number)
+        for m in Membership.objects.filter(cond).select_related("club", "player"):
+            by_member[(m.club.zps, m.member_number.upper())].append(m.player)
+            if m.member_number.isdigit():
+                by_member[(m.club.zps, str(int(m.member_number)))].append(m.player)
+    spellings: set[str] = set()
+    for p in players:
+        if p.surname:
+            spellings |= _spellings(p.surname)
+    by_name: dict[str, list[Player]] = defaultdict(list)
+    if spellings:
+        for chunk in _chunks(sorted(spellings), 900):
+            for p in Player.objects.filter(surname__in=chunk):
+                by_name[fold(p.surname) + "," + fold(p.first_name)].append(p)
+
+    matches = []
+    for p in players:
+        m = Match(trf=p)
+        pid = ids[p.start_rank]
+        found: list[Player] = []
+        if pid and pid.kind in ("nu", "pkz", "raw"):
+            found = _unique(
+                [*by_key.get(pid.value.upper(), []), *by_pkz.get(int(pid.value), [])]
+                if pid.kind == "pkz"
+                else by_key.get(pid.value.upper(), [])
+            )
+            m.reason = REASON_DSB_ID if found else ""
+        if not found and p.fide_id:
+            found = _unique(by_fide.get(p.fide_id, []))
+            m.reason = REASON_FIDE_ID if found else ""
+        if not found and pid and pid.kind == "member":
+            number = pid.member_number.upper()
+            found = _unique(
+                [
+                    *by_key.get(pid.value, []),
+                    *by_member.get((pid.zps, number), []),
+                    *by_member.get((pid.zps, str(int(number))) if number.isdigit() else (), []),
+                ]
+            )
+            m.reason = REASON_MEMBER if found else ""
+        if not found and p.surname:
+            named = by_name.get(fold(p.surname) + "," + fold(p.first_name), [])
+            if p.birth_year is not None:
+                found = [c for c in named if c.birth_year == p.birth_year]
+            else:
+                # Without a birth year only a stored player without one is as certain as the file allows.
+                found = [c for c in named if c.birth_year is None] or named
+                m.certain = all(c.birth_year is None for c in found)
+            m.reason = REASON_NAME if found else ""
+        found = _unique(found)
+        if len(found) == 1:
+            m.player = found[0]
+        m.candidates = found
+        matches.append(m)
+    return matches
+
+
+def _chunks(values: list[str], size: int) -> Iterable[list[str]]:
+    for i in range(0, len(values), size):
+        yield values[i : i + size]
+
+
+def attach_stored_ratings(matches: Sequence[Match], head: Head) -> None:
+    """Each proposed player's DWZ and index in dwzsite just before this tournament (for the comparison)."""
+    if head.end_date is None:
+        return
+    stub = Tournament(name=head.name, end_date=head.end_date, code=head.code or None)
+    existing = Tournament.objects.filter(code=head.code).first() if head.code else None
+    stub.pk = existing.pk if existing else None
+    ids = {m.player.pk for m in matches if m.player is not None}
+    states = rating_states_before(tournament=stub, player_ids=ids)
+    for m in matches:
+        state = states.get(m.player.pk) if m.player is not None else None
+        m.stored_dwz = state.dwz if state else None
+        m.stored_index = state.index if state else None
+
+
+def unresolved(matches: Sequence[Match]) -> list[Match]:
+    """Lines without a certain, single match."""
+    return [m for m in matches if m.player is None or not m.certain]
+
+
+# --- head ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Head:
+    """The tournament head the officer confirms (prefilled from the file)."""
+
+    name: str
+    end_date: datetime.date | None
+    start_date: datetime.date | None = None
+    place: str = ""
+    code: str | None = None
+    rounds: int | None = None
+    organiser_club: Club | None = None
+    organiser_organisation: Organisation | None = None
+    rated: bool = True
+
+
+def head_from_file(tournament: TrfTournament) -> Head:
+    h = tournament.head
+    return Head(
+        name=(h.name or _("Turnier aus TRF-Datei"))[:200],
+        end_date=h.end_date,
+        start_date=h.start_date or h.end_date,
+        place=h.city[:100],
+        rounds=tournament.rounds or None,
+    )
+
+
+def find_organiser(value: str) -> Club | Organisation:
+    """A club by ZPS (5 characters) or an organisation by code (3); unknown ones point to the DSB list."""
+    value = value.strip().upper()
+    if len(value) == 5:
+        club = Club.objects.filter(zps=value).first()
+        if club:
+            return club
+    elif len(value) == 3:
+        org = Organisation.objects.filter(code=value).first()
+        if org:
+            return org
+    raise TrfImportError(
+        [
+            _(
+                "Ausrichter „%(value)s“ ist unbekannt. Bitte zuerst die DSB-Liste importieren "
+                "(import_dsb_list)."
+            )
+            % {"value": value}
+        ]
+    )
+
+
+def _tournament_for(head: Head) -> Tournament:
+    tournament = Tournament.objects.filter(code=head.code).first() if head.code else None
+    tournament = tournament or Tournament()
+    tournament.name = head.name
+    tournament.place = head.place
+    tournament.end_date = head.end_date  # type: ignore[assignment]
+    tournament.start_date = head.start_date or head.end_date  # type: ignore[assignment]
+    tournament.code = head.code or None
+    tournament.rounds = head.rounds
+    tournament.organiser_club = head.organiser_club
+    tournament.organiser_organisation = head.organiser_organisation
+    tournament.rated = head.rated
+    return tournament
+
+
+# --- decisions -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What to do with one line: take a stored player (``player_id``) or create one (``club`` optional)."""
+
+    player_id: int | None = None
+    create: bool = False
+    club_id: int | None = None
+
+
+def decisions_from_matches(matches: Sequence[Match], *, create_unknown: bool = False) -> dict[int, Decision]:
+    """Certain single matches as they are; the others new (with ``create_unknown``) or left open."""
+    out: dict[int, Decision] = {}
+    for m in matches:
+        if m.player is not None and m.certain:
+            out[m.trf.start_rank] = Decision(player_id=m.player.pk)
+        elif create_unknown and not m.candidates:
+            out[m.trf.start_rank] = Decision(create=True)
+    return out
+
+
+def _key_for(p: TrfPlayer, club: Club | None, taken: set[str]) -> str:
+    pid = person_id(p.person_id)
+    candidates = []
+    if pid and pid.kind in ("nu", "pkz", "member"):
+        candidates.append(pid.value)
+    if p.fide_id:
+        candidates.append(f"FIDE-{p.fide_id}")
+    for key in candidates:
+        if key.upper() not in taken and not Player.objects.filter(key__iexact=key).exists():
+            return key
+    prefix = f"{club.zps}-T" if club else "TRF-"
+    n = Player.objects.filter(key__startswith=prefix).count() + 1
+    while f"{prefix}{n}" in taken or Player.objects.filter(key=f"{prefix}{n}").exists():
+        n += 1
+    return f"{prefix}{n}"
+
+
+def _new_player(p: TrfPlayer, club: Club | None, taken: set[str]) -> Player:
+    pid = person_id(p.person_id)
+    key = _key_for(p, club, taken)
+    taken.add(key.upper())
+    return Player(
+        key=key,
+        surname=(p.surname or p.name)[:100],
+        first_name=" ".join(x for x in (p.first_name, p.name_suffix) if x)[:100],
+        sex=p.sex,
+        birth_year=p.birth_year,
+        dsb_id=int(pid.value) if pid and pid.kind == "pkz" and len(pid.value) <= 9 else None,
+        fide_id=p.fide_id if p.fide_id and p.fide_id <= 2**31 - 1 else None,
+        fide_elo=p.fide_rating,
+        fide_title=p.title,
+        fide_federation=p.federation,
+    )
+
+
+def _club_for_new(
+    p: TrfPlayer, decision: Decision, clubs: Mapping[int, Club]
+) -> tuple[Club | None, str | None]:
+    """The club of a new player and his member number (from a ZPS-Mitgliedsnummer in the GER line)."""
+    pid = person_id(p.person_id)
+    if decision.club_id is not None:
+        club = clubs[decision.club_id]
+        number = pid.member_number if pid and pid.kind == "member" and pid.zps == club.zps else None
+        return club, number
+    if pid and pid.kind == "member":
+        club = next((c for c in clubs.values() if c.zps == pid.zps), None)
+        if club is None:
+            raise TrfImportError(
+                [
+                    _(
+                        "Verein %(zps)s (Spieler %(name)s) ist unbekannt. Bitte zuerst die DSB-Liste "
+                        "importieren (import_dsb_list)."
+                    )
+                    % {"zps": pid.zps, "name": p.name}
+                ]
+            )
+        return club, pid.member_number
+    return None, None
+
+
+# --- games ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingGame:
+    """A game or bye between start ranks, in dwzsite's result codes."""
+
+    round: int
+    white: int
+    black: int | None
+    result: str
+
+
+def pending_games(tournament: TrfTournament) -> tuple[list[PendingGame], list[str]]:
+    """Every game and bye of the file in dwzsite's codes, plus notes on what had to be converted."""
+    out: list[PendingGame] = []
+    notes: list[str] = []
+    for g in tournament.games:
+        result = GAME_RESULTS.get((g.white_code, g.black_code))
+        if result is None:  # D/D: a draw of less than one move; half a point each, no pairing for the rating
+            out.append(PendingGame(g.round, g.white, None, ResultCode.HALF_POINT_BYE))
+            out.append(PendingGame(g.round, g.black, None, ResultCode.HALF_POINT_BYE))
+            notes.append(
+                _("Runde %(round)s: „D“ (%(white)s–%(black)s) als zwei Halbpunkt-Freilose gespeichert.")
+                % {"round": g.round, "white": g.white, "black": g.black}
+            )
+            continue
+        if g.white_code in ("W", "L"):
+            notes.append(
+                _("Runde %(round)s: „W/L“ (%(white)s–%(black)s) als kampflos gespeichert.")
+                % {"round": g.round, "white": g.white, "black": g.black}
+            )
+        out.append(PendingGame(g.round, g.white, g.black, result))
+    for b in tournament.byes:
+        out.append(PendingGame(b.round, b.player, None, BYE_RESULTS[b.code]))
+    out.sort(key=lambda g: (g.round, g.black is None, g.white))
+    return out, notes
+
+
+# --- preview -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PreviewLine:
+    trf: TrfPlayer
+    player: Player | None
+    state: PlayerState
+    result: object  # ratings.dwz.types.PlayerResult
+
+
+@dataclass
+class TrfPreview:
+    edition: str
+    lines: list[PreviewLine]
+    later: list[int]
+
+
+def _start_state(p: TrfPlayer) -> PlayerState:
+    """An unknown player's start value from the file: DWZ (+ index) of the GER line, else FIDE Elo."""
+    if p.dwz is not None:
+        return PlayerState(p.dwz, p.dwz_index or 0)
+    if p.fide_rating is not None:
+        return PlayerState(fide_elo=p.fide_rating)
+    return PlayerState()
+
+
+def trf_preview(*, tournament: TrfTournament, head: Head, decisions: Mapping[int, Decision]) -> TrfPreview:
+    """The evaluation as saving would compute it (unknown players with their start values). Reads only."""
+    stub = Tournament(name=head.name, end_date=head.end_date, code=head.code or None, rated=head.rated)
+    existing = Tournament.objects.filter(code=head.code).first() if head.code else None
+    if existing is not None:
+        stub.pk = existing.pk
+    chosen = {rank: d.player_id for rank, d in decisions.items() if d.player_id is not None}
+    states = rating_states_before(tournament=stub, player_ids=set(chosen.values()))
+    players = Player.objects.in_bulk(set(chosen.values()))
+    inputs, lines = [], []
+    for p in tournament.players:
+        pk = chosen.get(p.start_rank)
+        state = states.get(pk, PlayerState()) if pk is not None else _start_state(p)
+        birth = players[pk].birth_year if pk in players else p.birth_year
+        if state.dwz is not None:
+            inputs.append(PlayerInput(str(p.start_rank), birth, state.dwz, state.index or 0))
+        elif state.fide_elo is not None:
+            inputs.append(PlayerInput(str(p.start_rank), birth, fide_elo=state.fide_elo))
+        else:
+            inputs.append(PlayerInput(str(p.start_rank), birth, restpartien=state.restpartien))
+        lines.append(PreviewLine(p, players.get(pk) if pk else None, state, None))
+    games, _notes = pending_games(tournament)
+    engine_games = tuple(
+        GameInput(str(g.white), str(g.black), str(g.result)) for g in games if g.black is not None
+    )
+    result: TournamentResult = evaluate(
+        TournamentInput(end_date=head.end_date, players=tuple(inputs), games=engine_games, code=head.code)  # type: ignore[arg-type]
+    )
+    by_id = {r.id: r for r in result.players}
+    for line in lines:
+        line.result = by_id[str(line.trf.start_rank)]
+    later = later_tournaments(tournament=stub, player_ids=set(chosen.values())) if head.rated else []
+    return TrfPreview(edition=result.edition, lines=lines, later=later)
+
+
+# --- saving --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class TrfImportResult:
+    tournament: Tournament
+    report: RecalculationReport
+    created: list[Player]
+    notes: list[str]
+
+
+def trf_save(
+    *,
+    tournament: TrfTournament,
+    head: Head,
+    decisions: Mapping[int, Decision],
+    user=None,
+) -> TrfImportResult:
+    """Create the new players and save the tournament, all in one transaction. Every line needs a decision."""
+    open_lines = [p for p in tournament.players if p.start_rank not in decisions]
+    if open_lines:
+        raise TrfImportError(
+            [
+                _("Spieler %(rank)s (%(name)s) ist keinem Spieler zugeordnet.")
+                % {"rank": p.start_rank, "name": p.name}
+                for p in open_lines
+            ]
+        )
+    if head.end_date is None:
+        raise TrfImportError([_("Das Turnierende fehlt (Satz 052 oder 132).")])
+    chosen = [d.player_id for d in decisions.values() if d.player_id is not None]
+    doubles = sorted({pk for pk in chosen if chosen.count(pk) > 1})
+    if doubles:
+        names = ", ".join(p.name for p in Player.objects.filter(pk__in=doubles))
+        raise TrfImportError(
+            [_("Derselbe Spieler ist mehreren Zeilen zugeordnet: %(names)s.") % {"names": names}]
+        )
+    try:
+        return _save(tournament=tournament, head=head, decisions=decisions, chosen=chosen, user=user)
+    except ValidationError as exc:
+        raise TrfImportError(list(exc.messages)) from None
+
+
+def _save(
+    *, tournament: TrfTournament, head: Head, decisions: Mapping[int, Decision], chosen: list[int], user
+) -> TrfImportResult:
+    with transaction.atomic():
+        lock_ratings()
+        stored = Player.objects.in_bulk(chosen)
+        missing = set(chosen) - set(stored)
+        if missing:
+            raise TrfImportError([_("Ein zugeordneter Spieler existiert nicht mehr.")])
+        club_ids = {d.club_id for d in decisions.values() if d.club_id is not None}
+        member_zps = {
+            pid.zps
+            for p in tournament.players
+            if decisions[p.start_rank].create and (pid := person_id(p.person_id)) and pid.kind == "member"
+        }
+        clubs = {c.pk: c for c in Club.objects.filter(Q(pk__in=club_ids) | Q(zps__in=member_zps))}
+        by_rank: dict[int, Player] = {}
+        created: list[Player] = []
+        taken: set[str] = set()
+        new_memberships: list[Membership] = []
+        starts: list[RatingAdjustment] = []
+        for p in tournament.players:
+            d = decisions[p.start_rank]
+            if not d.create:
+                by_rank[p.start_rank] = stored[d.player_id]  # type: ignore[index]
+                continue
+            club, number = _club_for_new(p, d, clubs)
+            player = _new_player(p, club, taken)
+            state = _start_state(p)
+            # Without history a player's replayed DWZ is his start value (what adjustment_save would
+            # write); the tournament's recalculation below starts from it.
+            player.dwz, player.index = state.dwz, state.index if state.dwz is not None else None
+            player.full_clean()
+            player.save()
+            audit.record_player(player=player, before=None, user=user)
+            created.append(player)
+            by_rank[p.start_rank] = player
+            if club is not None:
+                new_memberships.append(_membership(player, club, number))
+            if state.dwz is not None or state.fide_elo is not None:
+                starts.append(
+                    RatingAdjustment(
+                        player=player,
+                        kind=AdjustmentKind.START,
+                        dwz=state.dwz,
+                        index=state.index if state.dwz is not None else None,
+                        fide_elo=state.fide_elo if state.dwz is None else None,
+                        reason=_("Startwert aus TRF-Datei „%(name)s“") % {"name": head.name},
+                        author=user if getattr(user, "pk", None) else None,
+                    )
+                )
+        Membership.objects.bulk_create(new_memberships)
+        RatingAdjustment.objects.bulk_create(starts)
+        t = _tournament_for(head)
+        entries = [
+            TournamentEntry(player=by_rank[p.start_rank], start_rank=p.start_rank) for p in tournament.players
+        ]
+        games, notes = pending_games(tournament)
+        rows = [
+            Game(
+                round=g.round,
+                white=by_rank[g.white],
+                black=by_rank[g.black] if g.black else None,
+                result=g.result,
+            )
+            for g in games
+        ]
+        report = audit.tournament_save_recorded(
+            tournament=t, entries=entries, games=rows, mode=TournamentMode.SWISS, user=user
+        )
+        return TrfImportResult(tournament=t, report=report, created=created, notes=notes)
+
+
+def _membership(player: Player, club: Club, number: str | None) -> Membership:
+    taken = set(Membership.objects.filter(club=club).values_list("member_number", flat=True))
+    if number is None or number in taken:
+        n = len(taken) + 1
+        while f"{n:04d}" in taken:
+            n += 1
+        number = f"{n:04d}"
+    return Membership(player=player, club=club, member_number=number)
