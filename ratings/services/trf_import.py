@@ -20,6 +20,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -28,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from ratings.dwz import evaluate
 from ratings.dwz.replay import PlayerState
-from ratings.dwz.types import GameInput, PlayerInput, TournamentInput, TournamentResult
+from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, TournamentInput, TournamentResult
 from ratings.enums import AdjustmentKind, ResultCode
 from ratings.formats.trf import Problem, TrfError, TrfPlayer, TrfTournament, person_id, read_trf
 from ratings.models import Club, Game, Membership, Organisation, Player, RatingAdjustment, Tournament
@@ -467,7 +468,12 @@ class PreviewLine:
     trf: TrfPlayer
     player: Player | None
     state: PlayerState
-    result: object  # ratings.dwz.types.PlayerResult
+    result: PlayerResult | None
+
+    @property
+    def rated_points(self) -> Decimal | None:
+        """Points of the games that count for the DWZ (byes and forfeits never do)."""
+        return None if self.result is None else Decimal(self.result.points) / 1000
 
 
 @dataclass
@@ -584,6 +590,7 @@ def _save(
         created: list[Player] = []
         taken: set[str] = set()
         new_memberships: list[Membership] = []
+        numbers_taken: dict[int, set[str]] = {}
         starts: list[RatingAdjustment] = []
         for p in tournament.players:
             d = decisions[p.start_rank]
@@ -602,7 +609,7 @@ def _save(
             created.append(player)
             by_rank[p.start_rank] = player
             if club is not None:
-                new_memberships.append(_membership(player, club, number))
+                new_memberships.append(_membership(player, club, number, numbers_taken))
             if state.dwz is not None or state.fide_elo is not None:
                 starts.append(
                     RatingAdjustment(
@@ -637,11 +644,15 @@ def _save(
         return TrfImportResult(tournament=t, report=report, created=created, notes=notes)
 
 
-def _membership(player: Player, club: Club, number: str | None) -> Membership:
-    taken = set(Membership.objects.filter(club=club).values_list("member_number", flat=True))
-    if number is None or number in taken:
-        n = len(taken) + 1
-        while f"{n:04d}" in taken:
+def _membership(player: Player, club: Club, number: str | None, taken: dict[int, set[str]]) -> Membership:
+    """A membership with the file's member number if free, else the next free four-digit one."""
+    if club.pk not in taken:
+        taken[club.pk] = set(Membership.objects.filter(club=club).values_list("member_number", flat=True))
+    numbers = taken[club.pk]
+    if number is None or number in numbers:
+        n = len(numbers) + 1
+        while f"{n:04d}" in numbers:
             n += 1
         number = f"{n:04d}"
+    numbers.add(number)
     return Membership(player=player, club=club, member_number=number)

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from ratings.views import officer
+from ratings.views import officer, officer_import
 
 urlpatterns = [
     path(
@@ -31,6 +31,8 @@ urlpatterns = [
     path("referent/bericht/", officer.report_view, name="officer-report"),
     path("referent/spielersuche/", officer.player_search, name="officer-player-search"),
     path("turniere/neu/", officer.tournament_create, name="tournament-create"),
+    path("turniere/aus-datei/", officer_import.trf_upload, name="trf-upload"),
+    path("turniere/aus-datei/<str:token>/", officer_import.trf_review, name="trf-review"),
     path("turniere/<int:pk>/bearbeiten/", officer.tournament_edit, name="tournament-edit"),
     path("turniere/<int:pk>/ergebnisse/", officer.tournament_results, name="tournament-results"),
     path("turniere/<int:pk>/vorschau/", officer.tournament_preview, name="tournament-preview"),
