@@ -68,7 +68,9 @@ def test_officer_imports_a_real_file(live_server, page, officer, width):
     if SHOTS:
         page.locator("#trf-players").screenshot(path=str(Path(SHOTS) / f"trf-players-{width}.png"))
     if width < 500:  # nothing wider than the phone but the scrollable tables
-        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
         assert overflow <= 0
 
     page.get_by_role("button", name="Speichern und auswerten").click()
