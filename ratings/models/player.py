@@ -63,7 +63,11 @@ class Player(models.Model):
         verbose_name = _("Spieler")
         verbose_name_plural = _("Spieler")
         ordering = ["surname", "first_name", "pk"]
-        indexes = [models.Index(fields=["surname", "first_name"]), models.Index(fields=["-dwz"])]
+        indexes = [
+            models.Index(fields=["surname", "first_name"]),
+            models.Index(fields=["-dwz"]),
+            models.Index(fields=["fide_id"]),  # matching imported files (TRF, DSB list) by FIDE id
+        ]
 
     def __str__(self) -> str:
         return self.name

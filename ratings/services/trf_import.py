@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -102,13 +103,15 @@ def trf_read(data: bytes, *, date_order: str = "") -> TrfTournament:
 # --- matching ------------------------------------------------------------------------------------------
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "oe"})
+_NOT_ALNUM = re.compile(r"[^a-z0-9]")
 
 
+@lru_cache(maxsize=65536)
 def fold(name: str) -> str:
-    """Compare names umlaut- and case-insensitively: Müller = MUELLER = Muller? no: Müller = Mueller."""
+    """A name for comparing, umlaut- and case-insensitive: Müller = MUELLER = mueller; Weiß = Weiss."""
     text = name.casefold().translate(_UMLAUTS)
     text = unicodedata.normalize("NFKD", text)
-    return re.sub(r"[^a-z0-9]", "", text.encode("ascii", "ignore").decode())
+    return _NOT_ALNUM.sub("", text.encode("ascii", "ignore").decode())
 
 
 def _spellings(surname: str) -> set[str]:
@@ -176,14 +179,16 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
     pkz = {int(i.value) for i in ids.values() if i and i.kind == "pkz" and len(i.value) <= 9}
     by_key: dict[str, list[Player]] = defaultdict(list)
     by_pkz: dict[int, list[Player]] = defaultdict(list)
-    if keys or pkz:
-        for p in Player.objects.filter(Q(key__in=keys) | Q(dsb_id__in=pkz)):
+    fields = ("pk", "key", "surname", "first_name", "birth_year", "dsb_id", "fide_id")
+    if keys:
+        for p in Player.objects.filter(key__in=keys).only(*fields):
             by_key[p.key.upper()].append(p)
-            if p.dsb_id is not None:
-                by_pkz[p.dsb_id].append(p)
+    if pkz:
+        for p in Player.objects.filter(dsb_id__in=pkz).only(*fields):
+            by_pkz[p.dsb_id].append(p)  # type: ignore[index]
     fide_ids = {p.fide_id for p in players if p.fide_id and p.fide_id <= 2**31 - 1}
     by_fide: dict[int, list[Player]] = defaultdict(list)
-    for p in Player.objects.filter(fide_id__in=fide_ids) if fide_ids else ():
+    for p in Player.objects.filter(fide_id__in=fide_ids).only(*fields) if fide_ids else ():
         by_fide[p.fide_id].append(p)
     members = [i for i in ids.values() if i and i.kind == "member"]
     by_member: dict[tuple[str, str], list[Player]] = defaultdict(list)
@@ -195,15 +200,27 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
             by_member[(m.club.zps, m.member_number.upper())].append(m.player)
             if m.member_number.isdigit():
                 by_member[(m.club.zps, str(int(m.member_number)))].append(m.player)
-    spellings: set[str] = set()
+    by_name: dict[str, list[Player]] = defaultdict(list)
+    # The file's surnames and first names in their possible stored spellings: one indexed query per 900
+    # surnames, then only rows whose folded name (and birth year) fits a line become Player objects.
+    wanted: dict[str, set[int | None]] = defaultdict(set)
+    surnames: set[str] = set()
     for p in players:
         if p.surname:
-            spellings |= _spellings(p.surname)
-    by_name: dict[str, list[Player]] = defaultdict(list)
-    if spellings:
-        for chunk in _chunks(sorted(spellings), 900):
-            for p in Player.objects.filter(surname__in=chunk):
-                by_name[fold(p.surname) + "," + fold(p.first_name)].append(p)
+            wanted[fold(p.surname) + "," + fold(p.first_name)].add(p.birth_year)
+            surnames |= _spellings(p.surname)
+    hits: list[int] = []
+    for chunk in _chunks(sorted(surnames), 900):
+        rows = Player.objects.filter(surname__in=chunk).values_list(
+            "pk", "surname", "first_name", "birth_year"
+        )
+        for pk, surname, first, year in rows:
+            years = wanted.get(fold(surname) + "," + fold(first))
+            if years is not None and (year is None or None in years or year in years):
+                hits.append(pk)
+    for chunk in _chunks(hits, 900):
+        for p in Player.objects.filter(pk__in=chunk).only(*fields):
+            by_name[fold(p.surname) + "," + fold(p.first_name)].append(p)
 
     matches = []
     for p in players:
@@ -247,7 +264,7 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
     return matches
 
 
-def _chunks(values: list[str], size: int) -> Iterable[list[str]]:
+def _chunks(values: list, size: int) -> Iterable[list]:
     for i in range(0, len(values), size):
         yield values[i : i + size]
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ratings.views import calculator, dsb_list, public
+from ratings.views import calculator, dsb_list, public, tournament_export
 
 urlpatterns = [
     path("ranglisten/", public.RatingListView.as_view(), name="rating-list"),
@@ -13,6 +13,23 @@ urlpatterns = [
     path("verbaende/<str:code>/", public.OrganisationDetailView.as_view(), name="organisation-detail"),
     path("turniere/", public.TournamentListView.as_view(), name="tournament-list"),
     path("turniere/<int:pk>/", public.tournament_detail, name="tournament-detail"),
+    path("turniere/<int:pk>/turnier.trf", tournament_export.tournament_trf, name="tournament-trf"),
+    path(
+        "turniere/<int:pk>/auswertung.csv", tournament_export.evaluation_csv, name="tournament-evaluation-csv"
+    ),
+    path("turniere/<int:pk>/drucken/", tournament_export.evaluation_print, name="tournament-print"),
+    path(
+        "turniere/<int:pk>/drucken/kreuztabelle/",
+        tournament_export.table_print,
+        {"kind": "kreuztabelle"},
+        name="tournament-print-crosstable",
+    ),
+    path(
+        "turniere/<int:pk>/drucken/fortschritt/",
+        tournament_export.table_print,
+        {"kind": "fortschritt"},
+        name="tournament-print-progress",
+    ),
     path("suche/", public.search, name="search"),
     path("spielstaerke/", public.categories, name="categories"),
     path("rechner/", calculator.calculator, name="calculator"),

@@ -20,6 +20,7 @@ from ratings.forms_public import SearchForm
 from ratings.models import Club, Organisation
 from ratings.permissions import user_scope
 from ratings.tables import ClubMembersTable, ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
+from ratings.views.tournament_export import standings_context
 
 MAX_PER_PAGE = 200
 
@@ -214,6 +215,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     view = queries.tournament_view(tournament)
     edition = next((r.evaluation.get_edition_display() for r in view.rows if r.evaluation), None)
     context = {"tournament": tournament, "view": view, "edition": edition}
+    context.update(standings_context(tournament, view))
     return render(request, "ratings/public/tournament_detail.html", context)
 
 
