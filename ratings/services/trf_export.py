@@ -17,6 +17,7 @@ from django.db.models import F
 
 from ratings.dwz.replay import PlayerState
 from ratings.enums import ResultCode
+from ratings.exports import spreadsheet_safe
 from ratings.formats.standings import RoundScore, Standings, compute_standings
 from ratings.formats.trf import NationalRating, TrfBye, TrfGame, TrfHead, TrfPlayer, TrfTournament, write_trf
 from ratings.models import Evaluation, Game, Membership, Tournament, TournamentEntry
@@ -294,24 +295,14 @@ def evaluation_rows(tournament: Tournament) -> list[EvaluationRow]:
     return rows
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_safe(value: object) -> object:
-    """A text cell a spreadsheet would run as a formula gets a leading apostrophe (OWASP: CSV injection)."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
-        return "'" + value
-    return value
-
-
 def evaluation_csv_rows(tournament: Tournament) -> list[list[object]]:
     rows: list[list[object]] = [list(EVALUATION_COLUMNS)]
     for r in evaluation_rows(tournament):
         rows.append(
             [
                 r.number,
-                csv_safe(r.name),
-                csv_safe(r.club),
+                spreadsheet_safe(r.name),
+                spreadsheet_safe(r.club),
                 r.dwz_old,
                 _decimal_text(r.points),
                 "" if r.games is None else r.games,

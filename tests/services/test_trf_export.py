@@ -10,10 +10,11 @@ from django.core.management.base import CommandError
 from django.urls import reverse
 
 from ratings.enums import AdjustmentKind
+from ratings.exports import spreadsheet_safe
 from ratings.formats.trf import read_trf
 from ratings.models import Club, Evaluation, Membership, Organisation, Player, RatingAdjustment, Tournament
 from ratings.services import adjustment_save
-from ratings.services.trf_export import csv_safe, evaluation_csv_rows, trf_export
+from ratings.services.trf_export import evaluation_csv_rows, trf_export
 from ratings.services.trf_import import decisions_from_matches, head_from_file, trf_match, trf_read, trf_save
 from tests.formats.test_trf import player_line, trf
 
@@ -148,7 +149,7 @@ def test_export_command_by_code_and_id(tmp_path):
 
 
 def test_csv_neutralises_formula_cells():
-    assert [csv_safe(v) for v in ("=1+1", "+49", "-x", "@SUM", "\tx", "\rx", "Müller", 5)] == [
+    assert [spreadsheet_safe(v) for v in ("=1+1", "+49", "-x", "@SUM", "\tx", "\rx", "Müller", 5)] == [
         "'=1+1",
         "'+49",
         "'-x",
