@@ -22,6 +22,9 @@ from .types import (
 )
 
 RATING_MIN, RATING_MAX = 0, 3000
+# Byes ({"white": id, "black": null, "result": code}): "+" spielfrei (1 point), "H" half-point bye,
+# "F" full-point bye, "U" not paired (0), "Z" zero-point bye. Points and standings only, never the rating.
+BYE_CODES = frozenset({"+", "H", "F", "U", "Z"})
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SCORES = {0: 0, 0.5: 500, 1: 1000}
 
@@ -183,6 +186,14 @@ def parse_tournament(data: object) -> TournamentInput:
             errors.append(f"{f}: must be an object")
             continue
         n_before = len(errors)
+        if raw.get("black") is None and raw.get("result") in BYE_CODES:
+            # A bye: points for the standings, never for the rating (spec §3); the engine never sees it.
+            white = raw.get("white")
+            if not isinstance(white, str):
+                errors.append(f"{f}.white: missing or not a string")
+            elif white not in ids:
+                errors.append(f"{f}.white: unknown player id {_describe(white)}")
+            continue
         sides = []
         for side in ("white", "black"):
             pid = raw.get(side)
@@ -203,6 +214,8 @@ def parse_tournament(data: object) -> TournamentInput:
             errors.append(
                 f"{f}.result: missing"
                 if result is None
+                else f"{f}.result: a bye ({_describe(result)}) has no black player (null)"
+                if result in BYE_CODES
                 else f"{f}.result: unknown result {_describe(result)}"
             )
         if len(errors) == n_before:

@@ -244,14 +244,16 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
         games = []
         busy: dict[int, set[int]] = {}
         for g in data["games"]:
-            white, black = players[g["white"]], players[g["black"]]
+            white = players[g["white"]]
+            black = players[g["black"]] if g.get("black") is not None else None  # None: a bye
+            seated = {white.pk} | ({black.pk} if black else set())
             rnd = g.get("round")
             rnd = rnd if isinstance(rnd, int) and 0 < rnd <= SMALLINT_MAX else None
-            if rnd is None or white.pk in busy.get(rnd, set()) or black.pk in busy.get(rnd, set()):
+            if rnd is None or seated & busy.get(rnd, set()):
                 rnd = 1  # the contract has no rounds: pack the games into rounds in file order
-                while white.pk in busy.get(rnd, set()) or black.pk in busy.get(rnd, set()):
+                while seated & busy.get(rnd, set()):
                     rnd += 1
-            busy.setdefault(rnd, set()).update({white.pk, black.pk})
+            busy.setdefault(rnd, set()).update(seated)
             games.append(Game(round=rnd, white=white, black=black, result=g["result"]))
         report = tournament_save(tournament=tournament, entries=entries, games=games, user=user)
         rows = [
