@@ -34,6 +34,7 @@ from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, TournamentIn
 from ratings.enums import AdjustmentKind, ResultCode
 from ratings.formats.trf import Problem, TrfError, TrfPlayer, TrfTournament, person_id, read_trf
 from ratings.models import Club, Game, Membership, Organisation, Player, RatingAdjustment, Tournament
+from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentMode
 from ratings.models.tournament import TournamentEntry
 
@@ -378,27 +379,45 @@ def decisions_from_matches(matches: Sequence[Match], *, create_unknown: bool = F
     return out
 
 
-def _key_for(p: TrfPlayer, club: Club | None, taken: set[str]) -> str:
-    pid = person_id(p.person_id)
-    candidates = []
-    if pid and pid.kind in ("nu", "pkz", "member"):
-        candidates.append(pid.value)
-    if p.fide_id:
-        candidates.append(f"FIDE-{p.fide_id}")
-    for key in candidates:
-        if key.upper() not in taken and not Player.objects.filter(key__iexact=key).exists():
-            return key
-    prefix = f"{club.zps}-T" if club else "TRF-"
-    n = Player.objects.filter(key__startswith=prefix).count() + 1
-    while f"{prefix}{n}" in taken or Player.objects.filter(key=f"{prefix}{n}").exists():
-        n += 1
-    return f"{prefix}{n}"
+class _Keys:
+    """New player keys: the DSB id of the file, else FIDE-<id>, else <ZPS>-T<n> or TRF-<n>; never a used one.
+
+    Used keys are read once (the candidates and every key with a generated prefix), not per player."""
+
+    def __init__(self, players: Sequence[TrfPlayer], clubs: Iterable[Club]) -> None:
+        candidates = set()
+        for p in players:
+            pid = person_id(p.person_id)
+            if pid and pid.kind in ("nu", "pkz", "member"):
+                candidates.add(pid.value)
+            if p.fide_id:
+                candidates.add(f"FIDE-{p.fide_id}")
+        prefixes = Q(key__startswith="TRF-")
+        for club in clubs:
+            prefixes |= Q(key__startswith=f"{club.zps}-T")
+        used = Player.objects.filter(Q(key__in=candidates) | prefixes).values_list("key", flat=True)
+        self.used = {k.upper() for k in used}
+        self.next: dict[str, int] = {}
+
+    def take(self, p: TrfPlayer, club: Club | None) -> str:
+        pid = person_id(p.person_id)
+        candidates = [pid.value] if pid and pid.kind in ("nu", "pkz", "member") else []
+        if p.fide_id:
+            candidates.append(f"FIDE-{p.fide_id}")
+        key = next((k for k in candidates if k.upper() not in self.used), None)
+        if key is None:
+            prefix = f"{club.zps}-T" if club else "TRF-"
+            n = self.next.get(prefix, 1)
+            while f"{prefix}{n}".upper() in self.used:
+                n += 1
+            self.next[prefix] = n + 1
+            key = f"{prefix}{n}"
+        self.used.add(key.upper())
+        return key
 
 
-def _new_player(p: TrfPlayer, club: Club | None, taken: set[str]) -> Player:
+def _new_player(p: TrfPlayer, key: str) -> Player:
     pid = person_id(p.person_id)
-    key = _key_for(p, club, taken)
-    taken.add(key.upper())
     return Player(
         key=key,
         surname=(p.surname or p.name)[:100],
@@ -604,29 +623,38 @@ def _save(
         }
         clubs = {c.pk: c for c in Club.objects.filter(Q(pk__in=club_ids) | Q(zps__in=member_zps))}
         by_rank: dict[int, Player] = {}
+        new_lines = [p for p in tournament.players if decisions[p.start_rank].create]
+        keys = _Keys(new_lines, clubs.values())
         created: list[Player] = []
-        taken: set[str] = set()
-        new_memberships: list[Membership] = []
-        numbers_taken: dict[int, set[str]] = {}
-        starts: list[RatingAdjustment] = []
+        homes: dict[int, tuple[Club | None, str | None]] = {}
         for p in tournament.players:
             d = decisions[p.start_rank]
             if not d.create:
                 by_rank[p.start_rank] = stored[d.player_id]  # type: ignore[index]
                 continue
             club, number = _club_for_new(p, d, clubs)
-            player = _new_player(p, club, taken)
+            player = _new_player(p, keys.take(p, club))
             state = _start_state(p)
             # Without history a player's replayed DWZ is his start value (what adjustment_save would
             # write); the tournament's recalculation below starts from it.
             player.dwz, player.index = state.dwz, state.index if state.dwz is not None else None
-            player.full_clean()
-            player.save()
-            audit.record_player(player=player, before=None, user=user)
+            player.full_clean(validate_unique=False)  # keys are unique by construction, DSB ids below
             created.append(player)
             by_rank[p.start_rank] = player
+            homes[p.start_rank] = (club, number)
+        taken_ids = [p.dsb_id for p in created if p.dsb_id is not None]
+        if taken_ids and Player.objects.filter(dsb_id__in=taken_ids).exists():
+            raise TrfImportError([_("Ein neuer Spieler hat eine DSB-Personen-ID, die schon vergeben ist.")])
+        Player.objects.bulk_create(created, batch_size=500)
+        numbers_taken: dict[int, set[str]] = {}
+        memberships: list[Membership] = []
+        starts: list[RatingAdjustment] = []
+        for p in new_lines:
+            player = by_rank[p.start_rank]
+            club, number = homes[p.start_rank]
             if club is not None:
-                new_memberships.append(_membership(player, club, number, numbers_taken))
+                memberships.append(_membership(player, club, number, numbers_taken))
+            state = _start_state(p)
             if state.dwz is not None or state.fide_elo is not None:
                 starts.append(
                     RatingAdjustment(
@@ -639,8 +667,9 @@ def _save(
                         author=user if getattr(user, "pk", None) else None,
                     )
                 )
-        Membership.objects.bulk_create(new_memberships)
-        RatingAdjustment.objects.bulk_create(starts)
+        Membership.objects.bulk_create(memberships, batch_size=500)
+        RatingAdjustment.objects.bulk_create(starts, batch_size=500)
+        _audit_created(created, memberships, user)
         t = _tournament_for(head)
         entries = [
             TournamentEntry(player=by_rank[p.start_rank], start_rank=p.start_rank) for p in tournament.players
@@ -659,6 +688,32 @@ def _save(
             tournament=t, entries=entries, games=rows, mode=TournamentMode.SWISS, user=user
         )
         return TrfImportResult(tournament=t, report=report, created=created, notes=notes)
+
+
+def _audit_created(players: list[Player], memberships: list[Membership], user) -> None:
+    """One audit row per new player, as ``audit.record_player`` writes it, in one insert."""
+    clubs_of: dict[int, list[str]] = defaultdict(list)
+    for m in memberships:
+        clubs_of[m.player_id].append(f"{m.club.zps}-{m.member_number}")
+    authenticated = user is not None and getattr(user, "is_authenticated", False)
+    rows = []
+    for player in players:
+        after = {f: audit._json(getattr(player, f)) for f in audit.PLAYER_FIELDS}
+        after["memberships"] = clubs_of.get(player.pk, [])
+        rows.append(
+            AuditEvent(
+                user=user if authenticated else None,
+                username=user.get_username() if authenticated else "",
+                action=AuditAction.CREATE,
+                object_type=AuditObjectType.PLAYER,
+                object_id=player.pk,
+                object_repr=str(player)[:250],
+                player_ref=player.pk,
+                changes={k: [None, v] for k, v in after.items()},
+                snapshot=after,
+            )
+        )
+    AuditEvent.objects.bulk_create(rows, batch_size=500)
 
 
 def _membership(player: Player, club: Club, number: str | None, taken: dict[int, set[str]]) -> Membership:

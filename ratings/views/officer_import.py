@@ -142,6 +142,7 @@ def _decisions(
 
 def _summary(tournament) -> dict:
     _games, notes = pending_games(tournament)
+    warnings = [problem_text(w) for w in tournament.warnings]
     return {
         "players": len(tournament.players),
         "rounds": tournament.rounds,
@@ -151,7 +152,8 @@ def _summary(tournament) -> dict:
         "byes": sorted(Counter(b.code for b in tournament.byes).items()),
         "bye_count": len(tournament.byes),
         "notes": notes,
-        "warnings": [problem_text(w) for w in tournament.warnings],
+        "warnings": warnings,
+        "note_count": len(warnings) + len(notes),
         "encoding": tournament.encoding,
         "dropped": [p.name for p in tournament.dropped],
     }

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.enums import AdjustmentKind, ResultCode
+from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models import (
     Club,
     Evaluation,
@@ -117,6 +118,9 @@ def test_karl_mala_imports_every_game_and_bye_with_the_file_points():
     vasquez = Player.objects.get(key="FIDE-3400042")
     assert RatingAdjustment.objects.get(player=vasquez, kind=AdjustmentKind.START).fide_elo == 2558
     assert Evaluation.objects.filter(tournament=tournament).count() == 283
+    # Every new player has his audit row, as if created one by one.
+    created = AuditEvent.objects.filter(object_type=AuditObjectType.PLAYER, action=AuditAction.CREATE)
+    assert created.count() == 283 and created.get(player_ref=vasquez.pk).snapshot["fide_id"] == 3400042
 
 
 def test_lichess_byes_half_points_and_absences():
