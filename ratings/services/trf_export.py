@@ -282,7 +282,12 @@ def evaluation_rows(tournament: Tournament) -> list[EvaluationRow]:
                 points=row.points if row else Decimal(0),
                 games=ev.n if ev else None,
                 expected=ev.expected if ev else None,
-                coefficient=ev.coefficient if ev else None,
+                # Classic E is an integer, WO 2026 K has one decimal (as on the tournament page).
+                coefficient=(
+                    ev.coefficient.quantize(Decimal(1)) if ev.edition == "classic" else ev.coefficient
+                )
+                if ev and ev.coefficient is not None
+                else None,
                 performance=ev.performance if ev else None,
                 level=ev.level if ev else None,
                 dwz_new=f"{ev.dwz_new}-{ev.index_new}" if ev and ev.dwz_new is not None else "",

@@ -115,6 +115,15 @@ def fold(name: str) -> str:
     return _NOT_ALNUM.sub("", text.encode("ascii", "ignore").decode())
 
 
+_TITLES = frozenset({"dr", "prof", "dipl", "ing", "med", "phil", "rer", "nat", "hc"})
+
+
+def name_key(surname: str, first_name: str) -> str:
+    """Surname and first name for comparing: folded, without academic titles (``Dr.``, a third part)."""
+    words = [fold(w) for w in re.split(r"[\s,]+", first_name)]
+    return fold(surname) + "," + "".join(w for w in words if w and w not in _TITLES)
+
+
 def _spellings(surname: str) -> set[str]:
     """Stored spellings a file's surname may match (the index on surname does the work)."""
     base = {surname, surname.replace("ae", "ä").replace("oe", "ö").replace("ue", "ü")}
@@ -208,7 +217,7 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
     surnames: set[str] = set()
     for p in players:
         if p.surname:
-            wanted[fold(p.surname) + "," + fold(p.first_name)].add(p.birth_year)
+            wanted[name_key(p.surname, p.first_name)].add(p.birth_year)
             surnames |= _spellings(p.surname)
     hits: list[int] = []
     for chunk in _chunks(sorted(surnames), 900):
@@ -216,12 +225,12 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
             "pk", "surname", "first_name", "birth_year"
         )
         for pk, surname, first, year in rows:
-            years = wanted.get(fold(surname) + "," + fold(first))
+            years = wanted.get(name_key(surname, first))
             if years is not None and (year is None or None in years or year in years):
                 hits.append(pk)
     for chunk in _chunks(hits, 900):
         for p in Player.objects.filter(pk__in=chunk).only(*fields):
-            by_name[fold(p.surname) + "," + fold(p.first_name)].append(p)
+            by_name[name_key(p.surname, p.first_name)].append(p)
 
     matches = []
     for p in players:
@@ -249,7 +258,7 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
             )
             m.reason = REASON_MEMBER if found else ""
         if not found and p.surname:
-            named = by_name.get(fold(p.surname) + "," + fold(p.first_name), [])
+            named = by_name.get(name_key(p.surname, p.first_name), [])
             if p.birth_year is not None:
                 found = [c for c in named if c.birth_year == p.birth_year]
             else:

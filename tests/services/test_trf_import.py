@@ -11,7 +11,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.enums import AdjustmentKind, ResultCode
-from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models import (
     Club,
     Evaluation,
@@ -22,6 +21,7 @@ from ratings.models import (
     RatingAdjustment,
     Tournament,
 )
+from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.services import adjustment_save
 from ratings.services.trf_import import (
     REASON_DSB_ID,
@@ -291,6 +291,25 @@ def test_command_dry_run_and_create_unknown(club):
     # A second import of the same file finds all players by name (lichess has no ids): no new players.
     out = _call(LICHESS, "--organiser", "C0505")
     assert Player.objects.count() == 13 and Tournament.objects.count() == 2
+
+
+def test_command_several_files_share_new_players():
+    _call(LICHESS, DATA / "lichess-swiss-2021-03.trf", "--create-unknown")
+    # 7 of the 9 players of 2021-03 played the 2020-06 tournament too (same lichess user names).
+    assert Player.objects.count() == 13 + 2 and Tournament.objects.count() == 2
+
+
+def test_academic_titles_do_not_hide_a_player():
+    t = trf_read(KARL_MALA.read_bytes())
+    trf_save(
+        tournament=t,
+        head=head_from_file(t),
+        decisions=decisions_from_matches(trf_match(t), create_unknown=True),
+    )
+    again = trf_match(trf_read(KARL_MALA.read_bytes()))
+    kiese = next(m for m in again if m.trf.surname == "Kiese")
+    assert kiese.player is not None and kiese.player.first_name == "Matthias Dr." and kiese.certain
+    assert all(m.player is not None and m.certain for m in again)
 
 
 def test_command_bad_file_and_unknown_organiser_exit_2(tmp_path):

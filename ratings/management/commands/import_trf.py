@@ -84,7 +84,18 @@ class Command(BaseCommand):
             raise CommandError("\n".join(errors), returncode=2)
         try:
             with transaction.atomic():
-                for path, tournament, head, matches, decisions in plans:
+                for n, (path, tournament, head, matches, decisions) in enumerate(plans):
+                    if n:  # match again: the files before may have created some of this file's players
+                        matches = trf_match(tournament)
+                        attach_stored_ratings(matches, head)
+                        decisions = decisions_from_matches(matches, create_unknown=options["create_unknown"])
+                        if len(decisions) < len(tournament.players):
+                            raise TrfImportError(
+                                [
+                                    f"{path}: {len(tournament.players) - len(decisions)} Spieler "
+                                    "mehrdeutig – bitte einzeln importieren."
+                                ]
+                            )
                     if isinstance(organiser, Club):
                         head.organiser_club = organiser
                     elif organiser is not None:
