@@ -4,10 +4,13 @@ and progress table (A4, no navigation; the browser's "print to PDF" makes the PD
 from __future__ import annotations
 
 import csv
+from collections.abc import Hashable
+from decimal import Decimal
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from ratings.formats.standings import RoundScore, compute_standings
 from ratings.models import Tournament
 from ratings.queries import tournament_view
 from ratings.services.trf_export import (
@@ -18,6 +21,8 @@ from ratings.services.trf_export import (
     tournament_standings,
     trf_export,
 )
+
+PLAYED_SYMBOLS = frozenset({"1", "½", "0"})
 
 
 def _tournament(pk: int) -> Tournament:
@@ -84,21 +89,33 @@ def table_print(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
 
 
 def standings_context(tournament: Tournament, view) -> dict:
-    """The placing for the public tournament page, and how many players' rated points differ from their
-    tournament points (forfeits and byes count for the placing only)."""
-    standings, numbers = tournament_standings(tournament)
-    row_of = {row.entry.player_id: row for row in view.rows}
-    pk_of = {number: pk for pk, number in numbers.items()}
-    lines = [
-        {"standing": s, "row": row_of[pk_of[s.player]]}
-        for s in standings.rows
-        if s.player in pk_of and pk_of[s.player] in row_of
-    ]
+    """The placing for the public tournament page, from the rows it loaded already (no further query), and
+    how many players' rated points differ from their tournament points (forfeits and byes count for the
+    placing only)."""
+    scores: dict[Hashable, list[RoundScore]] = {}
+    by_entry = {r.entry.pk: r.number for r in view.rows}
+    for row in view.rows:
+        scores[row.number] = [
+            RoundScore(
+                line.round,
+                line.points or Decimal(0),
+                None if line.opponent is None else by_entry[line.opponent.pk],
+                played=line.opponent is not None and line.result in PLAYED_SYMBOLS,
+                colour={"w": "w", "s": "b"}.get(line.colour, ""),
+                # A forfeit loss, a half- or zero-point bye or a round without a game: voluntarily unplayed.
+                voluntary=(line.opponent is not None and line.result == "−")
+                or (line.opponent is None and line.result != "+"),
+            )
+            for line in row.lines
+        ]
+    rounds = max([tournament.rounds or 0, *view.rounds], default=0)
+    standings = compute_standings(scores, rounds=rounds)
+    row_of = {row.number: row for row in view.rows}
     differing = [
         row for row in view.rows if row.evaluation is not None and row.evaluation.points != row.points
     ]
     return {
-        "standings": lines,
+        "standings": [{"standing": s, "row": row_of[s.player]} for s in standings.rows],
         "standings_tiebreaks": standings.tiebreaks,
         "points_differ": len(differing),
     }

@@ -14,7 +14,7 @@ from ratings.exports import spreadsheet_safe
 from ratings.formats.trf import read_trf
 from ratings.models import Club, Evaluation, Membership, Organisation, Player, RatingAdjustment, Tournament
 from ratings.services import adjustment_save
-from ratings.services.trf_export import evaluation_csv_rows, trf_export
+from ratings.services.trf_export import evaluation_csv_rows, tournament_standings, trf_export
 from ratings.services.trf_import import decisions_from_matches, head_from_file, trf_match, trf_read, trf_save
 from tests.formats.test_trf import player_line, trf
 
@@ -204,8 +204,16 @@ def test_download_and_print_pages(client):
 
 def test_public_page_shows_standings_and_explains_differing_points(client):
     tournament = _import((DATA / "lichess-swiss-2020-06.trf").read_bytes())
-    page = client.get(reverse("ratings:tournament-detail", args=[tournament.pk])).content.decode()
+    response = client.get(reverse("ratings:tournament-detail", args=[tournament.pk]))
+    page = response.content.decode()
     assert 'id="standings-table"' in page and "Buchholz" in page
+    # The page builds the placing from the rows it loaded; the exports read it from the database: the same.
+    shown = [
+        (line["row"].number, line["standing"].rank, line["standing"].values)
+        for line in response.context["standings"]
+    ]
+    stored, _numbers = tournament_standings(tournament)
+    assert shown == [(s.player, s.rank, s.values) for s in stored.rows]
     # Nobody has a rating: no game counts for the DWZ, so everybody's rated points differ from the file's.
     assert "Bei 13 Spielern weichen sie von den Turnierpunkten ab" in page
     assert reverse("ratings:tournament-trf", args=[tournament.pk]) in page
