@@ -133,10 +133,10 @@ def tournament_standings(tournament: Tournament) -> tuple[Standings, dict[int, i
 
 def person_id_of(player, memberships: dict[int, Membership]) -> str:
     """The DSB person id as the DSB list writes it: the nu id or PKZ; else the ZPS-Mitgliedsnummer."""
+    if player.dsb_id:
+        return player.dsb_id
     if _PERSON_ID.fullmatch(player.key):
         return player.key
-    if player.dsb_id:
-        return str(player.dsb_id)
     m = memberships.get(player.pk)
     return f"{m.club.zps}-{m.member_number}" if m else ""
 

@@ -186,16 +186,16 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
     players = tournament.players
     ids = {p.start_rank: person_id(p.person_id) for p in players}
     keys = {i.value for i in ids.values() if i and i.kind in ("nu", "pkz", "member", "raw")}
-    pkz = {int(i.value) for i in ids.values() if i and i.kind == "pkz" and len(i.value) <= 9}
+    dsb_ids = {i.value for i in ids.values() if i and i.kind in ("nu", "pkz") and len(i.value) <= 12}
     by_key: dict[str, list[Player]] = defaultdict(list)
-    by_pkz: dict[int, list[Player]] = defaultdict(list)
+    by_dsb_id: dict[str, list[Player]] = defaultdict(list)
     fields = ("pk", "key", "surname", "first_name", "birth_year", "dsb_id", "fide_id")
     if keys:
         for p in Player.objects.filter(key__in=keys).only(*fields):
             by_key[p.key.upper()].append(p)
-    if pkz:
-        for p in Player.objects.filter(dsb_id__in=pkz).only(*fields):
-            by_pkz[p.dsb_id].append(p)  # type: ignore[index]
+    if dsb_ids:
+        for p in Player.objects.filter(dsb_id__in=dsb_ids).only(*fields):
+            by_dsb_id[(p.dsb_id or "").upper()].append(p)
     fide_ids = {p.fide_id for p in players if p.fide_id and p.fide_id <= 2**31 - 1}
     by_fide: dict[int, list[Player]] = defaultdict(list)
     for p in Player.objects.filter(fide_id__in=fide_ids).only(*fields) if fide_ids else ():
@@ -238,11 +238,7 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
         pid = ids[p.start_rank]
         found: list[Player] = []
         if pid and pid.kind in ("nu", "pkz", "raw"):
-            found = _unique(
-                [*by_key.get(pid.value.upper(), []), *by_pkz.get(int(pid.value), [])]
-                if pid.kind == "pkz"
-                else by_key.get(pid.value.upper(), [])
-            )
+            found = _unique([*by_dsb_id.get(pid.value, []), *by_key.get(pid.value.upper(), [])])
             m.reason = REASON_DSB_ID if found else ""
         if not found and p.fide_id:
             found = _unique(by_fide.get(p.fide_id, []))
@@ -433,7 +429,7 @@ def _new_player(p: TrfPlayer, key: str) -> Player:
         first_name=" ".join(x for x in (p.first_name, p.name_suffix) if x)[:100],
         sex=p.sex,
         birth_year=p.birth_year,
-        dsb_id=int(pid.value) if pid and pid.kind == "pkz" and len(pid.value) <= 9 else None,
+        dsb_id=pid.value if pid and pid.kind in ("nu", "pkz") and len(pid.value) <= 12 else None,
         fide_id=p.fide_id if p.fide_id and p.fide_id <= 2**31 - 1 else None,
         fide_elo=p.fide_rating,
         fide_title=p.title,

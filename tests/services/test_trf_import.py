@@ -395,3 +395,30 @@ def test_mutated_file_imports_cleanly_or_saves_nothing(data):
         tournament = Tournament.objects.order_by("-pk").first()
         assert stored_points(tournament) == {p.start_rank: p.computed_points for p in t.players}
         Tournament.objects.filter(pk=tournament.pk).delete()
+
+
+def test_dsb_person_id_field_matches_and_is_set_on_new_players():
+    pkz = Player.objects.create(key="C0505-0099", surname="Alt", first_name="Otto", dsb_id="10012345")
+    nu = Player.objects.create(key="C0505-0098", surname="Neu", first_name="Nora", dsb_id="NU4005017")
+    lines = [
+        player_line(1, "Irgendwer, Otto", [(2, "w", "1")]),
+        ger_line(1, "", "10012345"),
+        player_line(2, "Anders, Nora", [(1, "b", "0")]),
+        ger_line(2, "", "NU4005017"),
+        player_line(3, "Frisch, Fritz", [(4, "w", "=")]),
+        ger_line(3, "1500", "NU4999999"),
+        player_line(4, "Frosch, Frieda", [(3, "b", "=")]),
+    ]
+    t = trf_read(trf(*lines))
+    matches = {m.trf.start_rank: m for m in trf_match(t)}
+    assert (matches[1].player, matches[1].reason) == (pkz, REASON_DSB_ID)
+    assert (matches[2].player, matches[2].reason) == (nu, REASON_DSB_ID)
+    trf_save(
+        tournament=t,
+        head=head_from_file(t),
+        decisions=decisions_from_matches(list(matches.values()), create_unknown=True),
+    )
+    fritz = Player.objects.get(surname="Frisch")
+    assert (fritz.key, fritz.dsb_id, fritz.dwz) == ("NU4999999", "NU4999999", 1500)
+    again = {m.trf.start_rank: m for m in trf_match(t)}
+    assert again[3].player == fritz and again[3].reason == REASON_DSB_ID
