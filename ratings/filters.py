@@ -4,22 +4,13 @@ from __future__ import annotations
 
 import django_filters
 from django import forms
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import Sex
 from ratings.models import Club, Organisation
-from ratings.queries import (
-    active_q,
-    organisation_subtree_q,
-    player_search_filter,
-    players_in_clubs,
-    players_in_organisation,
-    search_key,
-    search_key_expression,
-    with_search_keys,
-)
+from ratings.selectors import search
+from ratings.selectors.clubs import organisation_and_below
 
 
 class BootstrapFilterSet(django_filters.FilterSet):
@@ -81,30 +72,23 @@ class RatingListFilter(BootstrapFilterSet):
                 del self.filters[name]
                 del self.form.fields[name]
         elif fixed_organisation is not None:
-            below = Organisation.objects.filter(Q(pk=fixed_organisation.pk) | _below(fixed_organisation))
-            self.filters["verband"].queryset = below.order_by("code")
-            self.form.fields["verband"].queryset = below.order_by("code")
+            below = organisation_and_below(organisation=fixed_organisation)
+            self.filters["verband"].queryset = below
+            self.form.fields["verband"].queryset = below
 
     class Meta:
         fields: list[str] = []
 
     def filter_name(self, qs, name, value):
-        q = player_search_filter(value)
-        if q is None:
-            return qs
-        return with_search_keys(qs).filter(q)
+        return search.filter_players(qs, query=value)
 
     def filter_organisation(self, qs, name, value):
-        return qs.filter(players_in_organisation(value)) if value else qs
+        return qs.in_organisation(value) if value else qs
 
     def filter_club(self, qs, name, value):
-        value = value.strip().upper()
-        if not value:
+        if not value.strip():
             return qs
-        clubs = Club.objects.annotate(k=search_key_expression("name")).filter(
-            Q(zps__istartswith=value) | Q(k__contains=search_key(value))
-        )
-        return qs.filter(players_in_clubs(clubs))
+        return qs.in_clubs(search.filter_clubs(Club.objects.all(), query=value))
 
     def filter_age_from(self, qs, name, value):
         return qs.filter(birth_year__lte=timezone.localdate().year - value)
@@ -113,20 +97,10 @@ class RatingListFilter(BootstrapFilterSet):
         return qs.filter(birth_year__gte=timezone.localdate().year - value)
 
     def filter_active(self, qs, name, value):
-        return qs.filter(active_q()) if value else qs
+        return qs.active() if value else qs
 
     def filter_rated(self, qs, name, value):
-        return qs.filter(dwz__isnull=False) if value else qs
-
-
-def _below(organisation: Organisation) -> Q:
-    """Organisations strictly below ``organisation`` (up to 5 levels)."""
-    q = Q(pk__in=[])
-    path = "parent"
-    for _depth in range(5):
-        q |= Q(**{path: organisation})
-        path += "__parent"
-    return q
+        return qs.rated() if value else qs
 
 
 class ClubListFilter(BootstrapFilterSet):
@@ -143,15 +117,10 @@ class ClubListFilter(BootstrapFilterSet):
         fields: list[str] = []
 
     def filter_q(self, qs, name, value):
-        value = value.strip()
-        if not value:
-            return qs
-        return qs.annotate(name_key=search_key_expression("name")).filter(
-            Q(zps__istartswith=value) | Q(name_key__contains=search_key(value))
-        )
+        return search.filter_clubs(qs, query=value)
 
     def filter_organisation(self, qs, name, value):
-        return qs.filter(organisation_subtree_q(value)) if value else qs
+        return qs.in_organisation(value) if value else qs
 
 
 class TournamentListFilter(BootstrapFilterSet):
@@ -162,9 +131,4 @@ class TournamentListFilter(BootstrapFilterSet):
         fields: list[str] = []
 
     def filter_q(self, qs, name, value):
-        value = value.strip()
-        if not value:
-            return qs
-        return qs.annotate(name_key=search_key_expression("name")).filter(
-            Q(code__istartswith=value) | Q(name_key__contains=search_key(value)) | Q(place__icontains=value)
-        )
+        return search.filter_tournaments(qs, query=value)

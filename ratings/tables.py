@@ -1,4 +1,4 @@
-"""django-tables2 tables of the public pages. Display only: the querysets (ratings/queries.py) annotate."""
+"""django-tables2 tables of the public pages. Display only: the selectors (ratings/selectors/) annotate."""
 
 from __future__ import annotations
 

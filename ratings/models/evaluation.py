@@ -1,12 +1,19 @@
 """Derived rows written only by the recalculation service: evaluations and Restpartien."""
 
 from django.db import models
+from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import Edition, EvaluationStatus
 
 from .player import Player
 from .tournament import Tournament
+
+
+class EvaluationQuerySet(models.QuerySet):
+    def in_evaluation_order(self):
+        """Spec §9, from the stored copies: end date, code suffix (coded before uncoded), tournament."""
+        return self.order_by("end_date", F("code_suffix").asc(nulls_last=True), "tournament_id")
 
 
 class Evaluation(models.Model):
@@ -42,6 +49,8 @@ class Evaluation(models.Model):
         null=True,
         help_text=_("Wertung, mit der der Spieler in die Erwartungswerte seiner Gegner eingeht"),
     )
+
+    objects = EvaluationQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("Auswertung")

@@ -2,6 +2,7 @@
 
 from django.core.validators import RegexValidator
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 # spec/formats.md §5 (decision): federation/district codes and club ZPS/VKZ codes.
@@ -12,6 +13,37 @@ organisation_code_validator = RegexValidator(
     ORGANISATION_CODE_RE, _("Verbandskennziffer: drei Zeichen wie 000, C00 oder C05.")
 )
 club_zps_validator = RegexValidator(CLUB_ZPS_RE, _("ZPS/VKZ: fünf Zeichen wie C0101."))
+
+
+# Federations nest DSB → Landesverband → Bezirk → Kreis; a little deeper is allowed, never more.
+MAX_DEPTH = 6
+
+
+def in_subtree_q(organisation: "Organisation", prefix: str = "") -> Q:
+    """Q for rows whose ``<prefix>organisation`` is ``organisation`` or one below it."""
+    q = Q()
+    path = f"{prefix}organisation"
+    for _depth in range(MAX_DEPTH):
+        q |= Q(**{path: organisation})
+        path += "__parent"
+    return q
+
+
+class OrganisationQuerySet(models.QuerySet):
+    def subtree(self, organisation: "Organisation"):
+        """``organisation`` and the organisations below it."""
+        q = Q(pk=organisation.pk)
+        path = "parent"
+        for _depth in range(MAX_DEPTH - 1):
+            q |= Q(**{path: organisation})
+            path += "__parent"
+        return self.filter(q)
+
+
+class ClubQuerySet(models.QuerySet):
+    def in_organisation(self, organisation: "Organisation"):
+        """Clubs of ``organisation`` and of every organisation below it."""
+        return self.filter(in_subtree_q(organisation))
 
 
 class Organisation(models.Model):
@@ -27,6 +59,8 @@ class Organisation(models.Model):
         blank=True,
         related_name="children",
     )
+
+    objects = OrganisationQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("Verband")
@@ -52,6 +86,8 @@ class Club(models.Model):
     organisation = models.ForeignKey(
         Organisation, verbose_name=_("Verband"), on_delete=models.PROTECT, related_name="clubs"
     )
+
+    objects = ClubQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("Verein")

@@ -2,12 +2,12 @@
 
 from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import FideTitle, PlayerStatus, Sex
 
-from .federation import Club
+from .federation import Club, Organisation, in_subtree_q
 
 # spec/formats.md §3.4 and dwz-rules.md §16: the nu person id ("NU4005017") or the older numeric PKZ.
 DSB_ID_RE = r"^(?:NU)?[0-9]{1,10}$"
@@ -19,6 +19,24 @@ dsb_id_validator = RegexValidator(
 class PlayerQuerySet(models.QuerySet):
     def rated(self):
         return self.filter(dwz__isnull=False)
+
+    def active(self):
+        return self.filter(status=PlayerStatus.ACTIVE)
+
+    def _with_membership(self, memberships):
+        return self.filter(Exists(memberships.filter(player=OuterRef("pk"))))
+
+    def in_club(self, club: Club):
+        """Current members of ``club``."""
+        return self._with_membership(Membership.objects.current().filter(club=club))
+
+    def in_clubs(self, clubs):
+        """Current members of any of ``clubs`` (a queryset of clubs)."""
+        return self._with_membership(Membership.objects.current().filter(club__in=clubs))
+
+    def in_organisation(self, organisation: Organisation):
+        """Current members of a club of ``organisation`` or of one below it."""
+        return self._with_membership(Membership.objects.current().in_organisation(organisation))
 
 
 class Player(models.Model):
@@ -81,6 +99,10 @@ class MembershipQuerySet(models.QuerySet):
     def current(self):
         """Memberships not ended (``valid_until`` empty)."""
         return self.filter(valid_until__isnull=True)
+
+    def in_organisation(self, organisation: Organisation):
+        """Memberships in a club of ``organisation`` or of one below it."""
+        return self.filter(in_subtree_q(organisation, prefix="club__"))
 
     def primary_first(self):
         """Current before ended, then A over P over none (formats.md §3.2), then the oldest."""

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.db.models.functions import Substr
 from django.utils.translation import gettext_lazy as _
 
@@ -27,6 +27,12 @@ class TournamentQuerySet(models.QuerySet):
 
     def rated(self):
         return self.filter(rated=True)
+
+    def evaluated(self):
+        """Tournaments with stored evaluations."""
+        from .evaluation import Evaluation
+
+        return self.filter(Exists(Evaluation.objects.filter(tournament=OuterRef("pk"))))
 
 
 class Tournament(models.Model):

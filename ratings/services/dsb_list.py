@@ -298,7 +298,7 @@ _TITLES = set(FideTitle.values)
 
 
 def _fold(text: str) -> str:
-    from ratings.queries import search_key  # the same folding as the search (ä = ae = a)
+    from ratings.folding import search_key  # the same folding as the search (ä = ae = a)
 
     return search_key(text)
 

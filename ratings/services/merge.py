@@ -170,7 +170,7 @@ def duplicate_candidates(*, limit: int = 200, players=None) -> list[tuple[Player
 
     ``players`` limits the search to pairs with at least one of them in that queryset (an officer's scope).
     """
-    from ratings.queries import search_key
+    from ratings.folding import search_key
 
     qs = Player.objects.all()
     pairs: list[tuple[Player, Player, str]] = []

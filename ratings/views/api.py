@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-from ratings import queries
 from ratings.models import Club
+from ratings.selectors import clubs, lists, players, tournaments
 
 
 def _json(data) -> JsonResponse:
@@ -50,10 +50,10 @@ def _player_summary(player) -> dict:
 
 @require_GET
 def player(request: HttpRequest, key: str) -> JsonResponse:
-    player = queries.player_detail(key)
+    player = players.player(key=key)
     if player is None:
         raise Http404
-    rows = queries.player_history(player)
+    rows = players.history(player=player)
     history = []
     for row in rows:
         ev, adj = row.evaluation, row.adjustment
@@ -89,12 +89,12 @@ def player(request: HttpRequest, key: str) -> JsonResponse:
 
 @require_GET
 def club_players(request: HttpRequest, zps: str) -> JsonResponse:
-    club = Club.objects.filter(zps=zps.upper()[:5]).select_related("organisation").first()
+    club = clubs.club(zps=zps)
     if club is None:
         raise Http404
-    players = queries.rating_list_queryset().filter(queries.players_in_club(club))
+    members = lists.rating_list().in_club(club)
     if request.GET.get("aktiv") in ("1", "true", "ja"):
-        players = players.filter(queries.active_q())
+        members = members.active()
     return _json(
         {
             "club": {
@@ -102,7 +102,7 @@ def club_players(request: HttpRequest, zps: str) -> JsonResponse:
                 "organisation": {"code": club.organisation.code, "name": club.organisation.name},
             },
             "players": [
-                {"rank": p.rank if p.dwz is not None else None, **_player_summary(p)} for p in players
+                {"rank": p.rank if p.dwz is not None else None, **_player_summary(p)} for p in members
             ],
         }
     )
@@ -110,10 +110,10 @@ def club_players(request: HttpRequest, zps: str) -> JsonResponse:
 
 @require_GET
 def tournament(request: HttpRequest, pk: int) -> JsonResponse:
-    t = queries.tournament_detail(pk)
+    t = tournaments.tournament(pk=pk)
     if t is None:
         raise Http404
-    view = queries.tournament_view(t)
+    view = tournaments.tournament_view(tournament=t)
     organiser = t.organiser
     players = []
     for row in view.rows:

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 
 from ratings.models import Club, Organisation
 from ratings.permissions import officer_required, user_scope
-from ratings.selectors_dsb_list import list_zip, swiss_chess_zip
+from ratings.selectors.dsb_list import list_zip, swiss_chess_zip
 
 FORMATS = {"csv": "csv", "dos": "dos", "swiss-chess": "swisschess"}
 

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
@@ -37,6 +37,7 @@ from ratings.forms import (
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.models.player import Membership, Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
+from ratings.selectors import search
 from ratings.services import audit as audit_service
 from ratings.services.preview import later_tournaments, preview_tournament
 from ratings.services.recalculation import RecalculationReport
@@ -483,30 +484,9 @@ def _paste(entry_players: list[Player], mode: str, data: QueryDict) -> list[str]
 
 
 def _search(query: str, exclude: list[int]) -> list[Player]:
-    query = (query or "").strip()
-    if len(query) < 2:
+    if len((query or "").strip()) < 2:
         return []
-    qs = Player.objects.exclude(pk__in=exclude)
-    cond = Q(key__iexact=query)
-    if query.isascii() and query.isdecimal() and len(query) <= 9:  # like the public filter
-        cond |= Q(dsb_id=query) | Q(fide_id=int(query))
-    if query[:2].upper() == "NU":  # a nu person id
-        cond |= Q(dsb_id=query.upper())
-    if "-" in query:
-        zps, _sep, number = query.partition("-")
-        cond |= Q(
-            memberships__club__zps__iexact=zps.strip(), memberships__member_number__iexact=number.strip()
-        )
-    if "," in query:
-        surname, _sep, first = query.partition(",")
-        cond |= Q(surname__istartswith=surname.strip(), first_name__istartswith=first.strip())
-    else:
-        words = query.split()
-        name_cond = Q()
-        for word in words:
-            name_cond &= Q(surname__istartswith=word) | Q(first_name__istartswith=word)
-        cond |= name_cond
-    return list(qs.filter(cond).distinct().order_by("surname", "first_name", "pk")[:SEARCH_LIMIT])
+    return search.players(query=query, limit=SEARCH_LIMIT, exclude=exclude)
 
 
 def _clubs_of(players: list[Player]) -> dict[int, str]:

@@ -1,7 +1,6 @@
 """Public pages: rating lists, clubs, organisations, players (Karteikarte), tournaments, search, categories.
 
-Plain views without login. Reads go through ``ratings.queries`` (and ``ratings.selectors``); nothing here
-computes a rating.
+Plain views without login. Reads go through ``ratings.selectors``; nothing here computes a rating.
 """
 
 from __future__ import annotations
@@ -13,12 +12,12 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
-from ratings import queries
 from ratings.exports import SafeTableExport
 from ratings.filters import ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms_public import SearchForm
-from ratings.models import Club, Organisation
 from ratings.permissions import user_scope
+from ratings.selectors import clubs, lists, players, statistics, tournaments
+from ratings.selectors import search as search_selectors
 from ratings.tables import ClubMembersTable, ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
 from ratings.views.tournament_export import standings_context
 
@@ -76,7 +75,7 @@ class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView)
     title = ""
 
     def get_queryset(self):
-        return queries.rating_list_queryset()
+        return lists.rating_list()
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -93,7 +92,7 @@ class PlayerListView(RatingListView):
     export_name = "dwz-spieler"
 
     def get_queryset(self):
-        return queries.rating_list_queryset().order_by("surname", "first_name", "pk")
+        return lists.rating_list().order_by("surname", "first_name", "pk")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -107,7 +106,7 @@ class ClubListView(PublicListMixin, SingleTableMixin, FilterView):
     template_name = "ratings/public/club_list.html"
 
     def get_queryset(self):
-        return queries.club_list_queryset()
+        return clubs.club_list()
 
 
 class TournamentListView(PublicListMixin, SingleTableMixin, FilterView):
@@ -116,7 +115,7 @@ class TournamentListView(PublicListMixin, SingleTableMixin, FilterView):
     template_name = "ratings/public/tournament_list.html"
 
     def get_queryset(self):
-        return queries.tournament_list_queryset()
+        return tournaments.tournament_list()
 
 
 class ClubDetailView(RatingListView):
@@ -126,9 +125,7 @@ class ClubDetailView(RatingListView):
     table_class = ClubMembersTable
 
     def dispatch(self, request, *args, **kwargs):
-        self.club = (
-            Club.objects.select_related("organisation__parent").filter(zps=kwargs["zps"].upper()[:5]).first()
-        )
+        self.club = clubs.club(zps=kwargs["zps"])
         if self.club is None:
             raise Http404(_("Diesen Verein gibt es nicht."))
         return super().dispatch(request, *args, **kwargs)
@@ -142,14 +139,14 @@ class ClubDetailView(RatingListView):
         return kwargs
 
     def get_queryset(self):
-        return queries.club_members_queryset(self.club)
+        return lists.club_members(club=self.club)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["club"] = self.club
         context["page_title"] = self.club.name
-        context["tournaments"] = list(queries.club_tournaments(self.club)[:20])
-        context["past_members"] = list(queries.club_past_members(self.club)[:100])
+        context["tournaments"] = list(clubs.club_tournaments(club=self.club)[:20])
+        context["past_members"] = list(clubs.club_past_members(club=self.club)[:100])
         scope = user_scope(self.request.user)
         context["list_download"] = scope.is_staff or self.club.pk in scope.club_ids
         return context
@@ -161,9 +158,7 @@ class OrganisationDetailView(RatingListView):
     template_name = "ratings/public/organisation_detail.html"
 
     def dispatch(self, request, *args, **kwargs):
-        self.organisation = (
-            Organisation.objects.select_related("parent").filter(code=kwargs["code"].upper()[:3]).first()
-        )
+        self.organisation = clubs.organisation(code=kwargs["code"])
         if self.organisation is None:
             raise Http404(_("Diesen Verband gibt es nicht."))
         return super().dispatch(request, *args, **kwargs)
@@ -177,15 +172,15 @@ class OrganisationDetailView(RatingListView):
         return kwargs
 
     def get_queryset(self):
-        return queries.rating_list_queryset().filter(queries.players_in_organisation(self.organisation))
+        return lists.organisation_members(organisation=self.organisation)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         org = self.organisation
         context["organisation"] = org
         context["page_title"] = org.name
-        context["children"] = list(Organisation.objects.filter(parent=org).order_by("code"))
-        context["clubs"] = list(queries.club_list_queryset().filter(organisation=org))
+        context["children"] = list(clubs.organisation_children(organisation=org))
+        context["clubs"] = list(clubs.organisation_clubs(organisation=org))
         scope = user_scope(self.request.user)
         context["list_download"] = scope.is_staff or org.pk in scope.organisation_ids
         return context
@@ -193,26 +188,26 @@ class OrganisationDetailView(RatingListView):
 
 def player_detail(request: HttpRequest, key: str) -> HttpResponse:
     """Karteikarte: head, history (evaluations and adjustments), chart."""
-    player = queries.player_detail(key)
+    player = players.player(key=key)
     if player is None:
         raise Http404(_("Diesen Spieler gibt es nicht."))
-    rows = queries.player_history(player)
+    rows = players.history(player=player)
     context = {
         "player": player,
         "memberships": [m for m in player.memberships.all() if m.current],
         "past_memberships": [m for m in player.memberships.all() if not m.current],
         "history": rows,
-        "chart_data": queries.chart_points(rows),
+        "chart_data": players.chart_points(rows=rows),
     }
     return render(request, "ratings/public/player_detail.html", context)
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Turnierauswertung: head, evaluation table, crosstable or progress table, scoresheets."""
-    tournament = queries.tournament_detail(pk)
+    tournament = tournaments.tournament(pk=pk)
     if tournament is None:
         raise Http404(_("Dieses Turnier gibt es nicht."))
-    view = queries.tournament_view(tournament)
+    view = tournaments.tournament_view(tournament=tournament)
     edition = next((r.evaluation.get_edition_display() for r in view.rows if r.evaluation), None)
     context = {"tournament": tournament, "view": view, "edition": edition}
     context.update(standings_context(tournament, view))
@@ -222,17 +217,17 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def search(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET or None)
     query = form.cleaned_data.get("q", "") if form.is_valid() else ""
-    results = queries.search(query) if query else None
+    results = search_selectors.everything(query=query) if query else None
     return render(request, "ratings/public/search.html", {"form": form, "results": results, "query": query})
 
 
 def categories(request: HttpRequest) -> HttpResponse:
-    rows, total = queries.category_rows()
-    histogram = queries.dwz_histogram()
+    rows, total = statistics.category_rows()
+    histogram = statistics.dwz_histogram()
     context = {"rows": rows, "total": total, "histogram": histogram}
     return render(request, "ratings/public/categories.html", context)
 
 
 def home_context(request: HttpRequest) -> dict:
     """Context for the start page: the search form and the latest evaluated tournaments (one query)."""
-    return {"search_form": SearchForm(), "latest_tournaments": queries.latest_tournaments()}
+    return {"search_form": SearchForm(), "latest_tournaments": tournaments.latest_evaluated()}

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 
 from ratings.formats.standings import RoundScore, compute_standings
 from ratings.models import Tournament
-from ratings.queries import tournament_view
+from ratings.selectors.tournaments import tournament_view
 from ratings.services.trf_export import (
     EVALUATION_COLUMNS,
     evaluation_csv_rows,
@@ -60,7 +60,7 @@ def evaluation_print(request: HttpRequest, pk: int) -> HttpResponse:
 
 def table_print(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     tournament = _tournament(pk)
-    view = tournament_view(tournament)
+    view = tournament_view(tournament=tournament)
     standings, numbers = tournament_standings(tournament)
     by_number = standings.by_player()
     ranks = {row.entry.player_id: by_number.get(numbers[row.entry.player_id]) for row in view.rows}

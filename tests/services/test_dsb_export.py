@@ -15,7 +15,7 @@ from ratings.formats import swiss_chess
 from ratings.formats.dsb_list import HEADERS, read_list_bytes
 from ratings.models import Club, Membership, OfficialRating, Organisation, Player
 from ratings.models.officer import OfficerScope
-from ratings.selectors_dsb_list import list_rows, list_zip, swiss_chess_files
+from ratings.selectors.dsb_list import list_rows, list_zip, swiss_chess_files
 from ratings.services.dsb_list import dsb_list_import
 from tests.dsb_lists import generate
 

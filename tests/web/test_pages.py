@@ -27,8 +27,8 @@ def test_navbar_lists_the_sections(client):
         assert label in html
 
 
-def test_unknown_section_is_a_friendly_404(client):
-    response = client.get("/bald/gibt-es-nicht/")
+def test_unknown_page_is_a_friendly_404(client):
+    response = client.get("/gibt-es-nicht/")
     assert response.status_code == 404
     assert "Seite nicht gefunden" in response.content.decode()
 

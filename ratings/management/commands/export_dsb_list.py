@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from ratings.formats import swiss_chess
 from ratings.models import Club, Organisation
-from ratings.selectors_dsb_list import list_zip, swiss_chess_files, swiss_chess_zip
+from ratings.selectors.dsb_list import list_zip, swiss_chess_files, swiss_chess_zip
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from ratings.exports import spreadsheet_safe
-from ratings.selectors import player_club, rating_list
+from ratings.selectors.lists import rating_list
 
 FIELDS = ["id", "name", "club", "dwz", "index", "last_evaluation"]
 
@@ -24,13 +24,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         rows = []
-        for p in rating_list(only_rated=not options["all"]):
-            club = player_club(p)
+        players = rating_list() if options["all"] else rating_list().rated()
+        for p in players:
             rows.append(
                 {
                     "id": p.key,
                     "name": p.name,
-                    "club": club.zps if club else None,
+                    "club": p.club_zps,
                     "dwz": p.dwz,
                     "index": p.index,
                     "last_evaluation": p.last_evaluated.isoformat() if p.last_evaluated else None,

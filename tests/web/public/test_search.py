@@ -3,7 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from ratings.queries import search, search_key
+from ratings.folding import search_key
+from ratings.selectors.search import everything, players
 from tests.web.public.builders import make_player
 
 
@@ -52,18 +53,18 @@ def people(federation):
     ],
 )
 def test_player_search(people, query, expected):
-    assert {p.surname for p in search(query).players} == expected
+    assert {p.surname for p in everything(query=query).players} == expected
 
 
 def test_club_search_by_name_and_zps(federation):
-    assert [c.zps for c in search("stuttgart").clubs] == ["C0501"]
-    assert [c.zps for c in search("c0501").clubs] == ["C0501"]
-    assert [c.zps for c in search("B01").clubs] == ["B0101"]
+    assert [c.zps for c in everything(query="stuttgart").clubs] == ["C0501"]
+    assert [c.zps for c in everything(query="c0501").clubs] == ["C0501"]
+    assert [c.zps for c in everything(query="B01").clubs] == ["B0101"]
 
 
 def test_tournament_search_by_name_and_code(e2):
-    assert [t.name for t in search("maiturnier").tournaments] == ["Maiturnier"]
-    assert [t.name for t in search("1919-C05").tournaments] == ["Maiturnier"]
+    assert [t.name for t in everything(query="maiturnier").tournaments] == ["Maiturnier"]
+    assert [t.name for t in everything(query="1919-C05").tournaments] == ["Maiturnier"]
 
 
 def test_search_page(client, people):
@@ -84,3 +85,18 @@ def test_query_count(client, populate, django_assert_num_queries, item_count):
     with django_assert_num_queries(3):  # players, clubs, tournaments
         response = client.get("/suche/", {"q": "m"})
     assert len(response.context["results"].players) >= item_count
+
+
+def test_one_player_search_for_pages_and_autocomplete(people):
+    """The officer autocomplete uses the same search: umlauts fold, participants are left out."""
+    found = players(query="Muller", limit=15, exclude=[people[0].pk])
+    assert [p.surname for p in found] == ["Mueller"]
+    assert len(players(query="m", limit=2)) == 2
+
+
+def test_player_search_by_member_number_and_key(people):
+    member = people[0].memberships.get()
+    assert [p.pk for p in players(query=f"{member.club.zps}-{member.member_number}", limit=5)] == [
+        people[0].pk
+    ]
+    assert [p.pk for p in players(query=people[1].key, limit=5)] == [people[1].pk]

@@ -5,7 +5,6 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from ratings import queries
 from ratings.enums import EvaluationStatus
 from ratings.models import Evaluation
 from ratings.services import recalculate
@@ -167,7 +166,6 @@ def test_scoresheet_uses_the_stored_entry_rating_not_the_performance(client, pas
     rows = _rows(client, pass2["tournament"])
     a = rows["A"].evaluation
     assert (a.dwz_old, a.performance, a.entry_rating) == (1068, 1777, 1755)
-    assert queries.reconstructed_entry_rating(a) == 1777  # the old approximation would be wrong here
     assert rows["U"].evaluation.status == EvaluationStatus.FIRST
     for name in ("R0", "R1", "R2", "R3", "U"):
         line = next(line for line in rows[name].lines if line.opponent.player_id == pass2["A"].pk)
@@ -177,12 +175,12 @@ def test_scoresheet_uses_the_stored_entry_rating_not_the_performance(client, pas
     assert ">1755<" in html and ">1777<" in html  # the entry rating in the scoresheets, the performance
 
 
-def test_scoresheet_falls_back_to_the_reconstruction_for_rows_without_entry_rating(client, pass2):
-    """Rows stored before the field existed (NULL until ``manage.py recalculate``)."""
+def test_scoresheet_shows_no_we_for_rows_stored_without_entry_rating(client, pass2):
+    """Rows stored before the engine kept the entry rating: no guess until ``manage.py recalculate``."""
     Evaluation.objects.filter(tournament=pass2["tournament"]).update(entry_rating=None)
     rows = _rows(client, pass2["tournament"])
     line = next(line for line in rows["R0"].lines if line.opponent.player_id == pass2["A"].pk)
-    assert line.opponent_rating == 1777
+    assert (line.opponent_rating, line.expected, line.counted) == (None, None, False)
     recalculate()
     rows = _rows(client, pass2["tournament"])
     line = next(line for line in rows["R0"].lines if line.opponent.player_id == pass2["A"].pk)

@@ -14,7 +14,6 @@ from ratings.exports import spreadsheet_safe
 from ratings.formats import swiss_chess
 from ratings.formats.dsb_list import ClubRow, FederationRow, PlayerRow, write_zip
 from ratings.models import Club, Membership, Organisation
-from ratings.queries import organisation_subtree_q
 
 WOMEN_TITLES = {"WGM", "WIM", "WFM", "WCM"}
 
@@ -24,7 +23,7 @@ def _memberships(*, club: Club | None, organisation: Organisation | None):
     if club is not None:
         qs = qs.filter(club=club)
     elif organisation is not None:
-        qs = qs.filter(organisation_subtree_q(organisation, prefix="club__"))
+        qs = qs.in_organisation(organisation)
     return qs.order_by("club__zps", "member_number", "pk").values_list(
         "club__zps",
         "member_number",

@@ -1,0 +1,149 @@
+"""Search: players by name or number (public search, list filters, officer autocomplete), clubs, tournaments.
+
+Names match umlaut-insensitively ("Muller", "Mueller" and "Müller" meet; ``ratings.folding``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
+from django.db.models.functions import Lower, Replace
+
+from ratings.folding import CHAR_FOLDS, PAIR_FOLDS, search_key
+from ratings.models import Club, Membership, Player, Tournament
+from ratings.selectors.lists import rating_list
+
+QUERY_MAX_LENGTH = 100
+ZPS_MEMBER_RE = re.compile(r"^([0-9A-Za-z]{5})-(\S{1,10})$")  # "C0501-1014": club and member number
+
+
+def search_key_expression(field_name: str):
+    """A database expression computing ``search_key`` of a column (portable: nested REPLACE and LOWER)."""
+    expr = F(field_name)
+    for src, dst in CHAR_FOLDS:
+        expr = Replace(expr, Value(src), Value(dst))
+    expr = Lower(expr)
+    for src, dst in PAIR_FOLDS:
+        expr = Replace(expr, Value(src), Value(dst))
+    return expr
+
+
+def _terms(query: str) -> list[str]:
+    return [t for t in re.split(r"[\s,]+", search_key(query)) if t]
+
+
+def _player_q(query: str) -> Q | None:
+    """Players matching a query: "Nachname, Vorname", "Vorname Nachname", parts of either, a DSB person id
+    (nu id or PKZ), a FIDE id, a player key or "ZPS-Mitgliedsnummer".
+
+    Name conditions expect the keys of ``_with_keys``.
+    """
+    if not query:
+        return None
+    if "," in query:
+        surname, _, first = query.partition(",")
+        q = Q()
+        if search_key(surname):
+            q &= Q(surname_key__startswith=search_key(surname))
+        if search_key(first):
+            q &= Q(first_name_key__startswith=search_key(first))
+        return q
+    if re.fullmatch(r"[Nn][Uu][0-9]{1,10}", query):  # a nu person id
+        return Q(dsb_id=query.upper()) | Q(key__iexact=query)
+    if query.isascii() and query.isdecimal():  # a DSB person id or FIDE id (not "²": isdigit, no int)
+        return Q(dsb_id=query) | Q(fide_id=int(query)) | Q(key=query) if len(query) <= 9 else Q(pk__in=[])
+    member = ZPS_MEMBER_RE.match(query)
+    if member:
+        zps, number = member.groups()
+        current = Membership.objects.current().filter(
+            player=OuterRef("pk"), club__zps__iexact=zps, member_number__iexact=number
+        )
+        return Q(key__iexact=query) | Q(Exists(current))
+    q = Q()
+    for term in _terms(query):
+        q &= Q(surname_key__contains=term) | Q(first_name_key__contains=term)
+    return q | Q(key__iexact=query) if " " not in query else q
+
+
+def _with_keys(queryset: QuerySet[Player]) -> QuerySet[Player]:
+    return queryset.annotate(
+        surname_key=search_key_expression("surname"), first_name_key=search_key_expression("first_name")
+    )
+
+
+def filter_players(queryset: QuerySet[Player], *, query: str) -> QuerySet[Player]:
+    """``queryset`` narrowed to the players matching ``query`` (unchanged for an empty query)."""
+    q = _player_q(query.strip()[:QUERY_MAX_LENGTH])
+    if q is None:
+        return queryset
+    return _with_keys(queryset).filter(q)
+
+
+def players(*, query: str, limit: int, exclude: Iterable[int] = ()) -> list[Player]:
+    """Up to ``limit`` players matching ``query``, by name, with the rating list's annotations (club,
+    member number); players in ``exclude`` left out."""
+    query = query.strip()[:QUERY_MAX_LENGTH]
+    if not query:
+        return []
+    queryset = filter_players(rating_list(), query=query)
+    exclude = list(exclude)
+    if exclude:
+        queryset = queryset.exclude(pk__in=exclude)
+    return list(queryset.order_by("surname", "first_name", "pk")[:limit])
+
+
+def filter_clubs(queryset: QuerySet[Club], *, query: str) -> QuerySet[Club]:
+    """Clubs by name (folded, anywhere in it) or ZPS (its beginning)."""
+    query = query.strip()[:QUERY_MAX_LENGTH]
+    if not query:
+        return queryset
+    return queryset.annotate(name_key=search_key_expression("name")).filter(
+        Q(zps__istartswith=query) | Q(name_key__contains=search_key(query))
+    )
+
+
+def filter_tournaments(queryset: QuerySet[Tournament], *, query: str) -> QuerySet[Tournament]:
+    """Tournaments by name (folded, anywhere in it), the beginning of their code, or their place."""
+    query = query.strip()[:QUERY_MAX_LENGTH]
+    if not query:
+        return queryset
+    return queryset.annotate(name_key=search_key_expression("name")).filter(
+        Q(code__istartswith=query) | Q(name_key__contains=search_key(query)) | Q(place__icontains=query)
+    )
+
+
+@dataclass
+class SearchResults:
+    query: str
+    players: list[Player] = field(default_factory=list)
+    clubs: list[Club] = field(default_factory=list)
+    tournaments: list[Tournament] = field(default_factory=list)
+    more_players: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.players or self.clubs or self.tournaments)
+
+
+def everything(*, query: str, limit: int = 25) -> SearchResults:
+    """The search page: players by name or number, clubs by name or ZPS, tournaments by name or code (three
+    queries)."""
+    query = (query or "").strip()[:QUERY_MAX_LENGTH]
+    results = SearchResults(query=query)
+    if not query:
+        return results
+    found = players(query=query, limit=limit + 1)
+    results.players, results.more_players = found[:limit], len(found) > limit
+    results.clubs = list(
+        filter_clubs(Club.objects.select_related("organisation"), query=query).order_by("zps")[:limit]
+    )
+    key = search_key(query)
+    results.tournaments = list(
+        Tournament.objects.annotate(name_key=search_key_expression("name"))
+        .filter(Q(code__istartswith=query) | Q(name_key__contains=key))
+        .order_by("-end_date", "-pk")[:limit]
+    )
+    return results

@@ -1,0 +1,52 @@
+"""Tournaments: the list, the latest evaluated ones, one tournament's page."""
+
+from __future__ import annotations
+
+from django.db.models import Count, F, QuerySet
+
+from ratings.models import Evaluation, Game, Membership, Tournament, TournamentEntry
+from ratings.selectors.tournament_view import TournamentView, build
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    """Tournaments with their organiser and number of players, latest first."""
+    return (
+        Tournament.objects.select_related("organiser_club", "organiser_organisation")
+        .annotate(players=Count("entries", distinct=True))
+        .order_by("-end_date", "-pk")
+    )
+
+
+def latest_evaluated(*, limit: int = 8) -> list[Tournament]:
+    """The latest evaluated tournaments (those with stored evaluations), newest first."""
+    return list(tournament_list().evaluated()[:limit])
+
+
+def tournament(*, pk: int) -> Tournament | None:
+    return (
+        Tournament.objects.select_related("organiser_club", "organiser_organisation", "rating_officer")
+        .filter(pk=pk)
+        .first()
+    )
+
+
+def tournament_view(*, tournament: Tournament) -> TournamentView:
+    """Entries with evaluations, primary clubs and games, arranged for the page (four queries)."""
+    entries = list(
+        TournamentEntry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by(F("start_rank").asc(nulls_last=True), "player__surname", "player__first_name", "pk")
+    )
+    evaluations = {e.player_id: e for e in Evaluation.objects.filter(tournament=tournament)}
+    clubs = {}
+    for m in (
+        Membership.objects.current()
+        .filter(player__in=[e.player_id for e in entries])
+        .select_related("club")
+        .primary_first()
+    ):
+        clubs.setdefault(m.player_id, m.club)
+    games = list(
+        Game.objects.filter(tournament=tournament).order_by("round", F("board").asc(nulls_last=True), "pk")
+    )
+    return build(tournament=tournament, entries=entries, evaluations=evaluations, clubs=clubs, games=games)
