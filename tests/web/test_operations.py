@@ -111,7 +111,9 @@ def test_a_server_error_is_mailed_to_the_admins(client, db, settings):
     client.raise_request_exception = False
     response = client.get("/kaputt/")
     assert response.status_code == 500
-    assert "Serverfehler" in response.content.decode()
+    page = response.content.decode()
+    assert "Serverfehler" in page
+    assert "style=" not in page, "the CSP forbids inline styles"
     assert len(mail.outbox) == 1
     message = mail.outbox[0]
     assert message.to == ["erika@example.org"]
