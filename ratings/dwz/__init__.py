@@ -18,6 +18,7 @@ from .types import (
     TournamentInput,
     TournamentResult,
     UnsupportedInput,
+    sets_rating,
 )
 
 __all__ = [
@@ -43,5 +44,6 @@ __all__ = [
     "rhu_decimal",
     "rhu_div",
     "rhu_scaled",
+    "sets_rating",
     "strength_category",
 ]

@@ -22,7 +22,16 @@ from dataclasses import dataclass, field
 from ratings.dwz import evaluate  # the public engine API (the package is imported first)
 
 from .first_rating import restpartie_valid
-from .types import GameInput, PlayerInput, PlayerResult, Restpartie, Status, TournamentInput, TournamentResult
+from .types import (
+    GameInput,
+    PlayerInput,
+    PlayerResult,
+    Restpartie,
+    Status,
+    TournamentInput,
+    TournamentResult,
+    sets_rating,
+)
 
 # Sort keys. Adjustments sort before tournaments of the same day (kind 0 < 1).
 OrderKey = tuple[datetime.date, int, int, str, int]
@@ -94,7 +103,7 @@ EMPTY = PlayerState()
 
 def gives_rating(result: PlayerResult) -> bool:
     """True if the result sets the player's DWZ: a first rating, or a rated player with counted games."""
-    return result.status == Status.FIRST or (result.status == Status.RATED and result.n > 0)
+    return sets_rating(result.status, result.n)
 
 
 def advance(state: PlayerState, result: PlayerResult, end_date: datetime.date) -> PlayerState:

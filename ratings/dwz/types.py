@@ -42,6 +42,12 @@ class Status(StrEnum):
     NOT_RATED = "not_rated"
 
 
+def sets_rating(status: str, n: int) -> bool:
+    """True if an evaluation with this status and number of counted games sets the player's DWZ: a first
+    rating, or a rated player with counted games (a rated player without games keeps his DWZ)."""
+    return status == Status.FIRST or (status == Status.RATED and n > 0)
+
+
 class EditionName(StrEnum):
     CLASSIC = "classic"
     WO2026 = "wo2026"

@@ -1,9 +1,10 @@
 """Derived rows written only by the recalculation service: evaluations and Restpartien."""
 
 from django.db import models
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from ratings.dwz import sets_rating
 from ratings.enums import Edition, EvaluationStatus
 
 from .player import Player
@@ -14,6 +15,10 @@ class EvaluationQuerySet(models.QuerySet):
     def in_evaluation_order(self):
         """Spec §9, from the stored copies: end date, code suffix (coded before uncoded), tournament."""
         return self.order_by("end_date", F("code_suffix").asc(nulls_last=True), "tournament_id")
+
+    def setting_rating(self):
+        """The evaluations that set the player's DWZ: ``ratings.dwz.sets_rating`` as a database filter."""
+        return self.filter(Q(status=EvaluationStatus.FIRST) | Q(status=EvaluationStatus.RATED, n__gt=0))
 
 
 class Evaluation(models.Model):
@@ -67,7 +72,7 @@ class Evaluation(models.Model):
     @property
     def changes_rating(self) -> bool:
         """True if this evaluation set the player's DWZ (a first rating or a rated player with games)."""
-        return self.status == EvaluationStatus.FIRST or (self.status == EvaluationStatus.RATED and self.n > 0)
+        return sets_rating(self.status, self.n)
 
 
 class Restpartie(models.Model):

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from ratings.dwz.replay import adjustment_order, day_start
-from ratings.enums import AdjustmentKind, EvaluationStatus, FideTitle, PlayerStatus, Sex
+from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
 from ratings.exports import spreadsheet_safe
 from ratings.formats.dsb_list import DsbList, ListError, PlayerRow, Problem
 from ratings.models import (
@@ -745,9 +745,7 @@ def ratings_as_of(player_ids: Iterable[int], date: datetime.date) -> dict[int, t
             order = adjustment_order(d, adj_pk)
             if pk not in best or order > best[pk][0]:
                 best[pk] = (order, dwz, index)
-        rows = Evaluation.objects.filter(player_id__in=chunk, end_date__lte=date).filter(
-            Q(status=EvaluationStatus.FIRST) | Q(status=EvaluationStatus.RATED, n__gt=0)
-        )
+        rows = Evaluation.objects.filter(player_id__in=chunk, end_date__lte=date).setting_rating()
         for pk, tid, end, suffix, dwz, index in rows.values_list(
             "player_id", "tournament_id", "end_date", "code_suffix", "dwz_new", "index_new"
         ):

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ratings.dwz import evaluate
+from ratings.dwz import evaluate, sets_rating
 from ratings.dwz.replay import OrderKey, PlayerState, adjustment_order, tournament_order
 from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, Restpartie, TournamentInput
-from ratings.enums import PAIRING_RESULTS, AdjustmentKind, EvaluationStatus
+from ratings.enums import PAIRING_RESULTS, AdjustmentKind
 from ratings.models.adjustment import RatingAdjustment
 from ratings.models.evaluation import Evaluation
 from ratings.models.evaluation import Restpartie as RestpartieRow
@@ -46,8 +46,11 @@ def rating_states_before(*, tournament: Tournament, player_ids: Iterable[int]) -
         if tid == tournament.pk:
             continue
         order = _stored_order(end, code, tid)
-        gives = status == EvaluationStatus.FIRST or (status == EvaluationStatus.RATED and n > 0)
-        if gives and order < before and (player_id not in last or order > last[player_id][0]):
+        if (
+            sets_rating(status, n)
+            and order < before
+            and (player_id not in last or order > last[player_id][0])
+        ):
             last[player_id] = (order, dwz, index)
     adjustments = RatingAdjustment.objects.filter(
         player_id__in=ids, date__isnull=False, date__lte=tournament.end_date

@@ -22,11 +22,11 @@ from decimal import Decimal
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, transaction
-from django.db.models import F, IntegerField, Max, Q
+from django.db.models import F, IntegerField, Max
 from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
-from ratings.dwz import evaluate
+from ratings.dwz import evaluate, sets_rating
 from ratings.dwz.replay import (
     AdjustmentEvent,
     Event,
@@ -35,6 +35,7 @@ from ratings.dwz.replay import (
     TournamentEvent,
     adjustment_order,
     day_start,
+    gives_rating,
     replay,
     tournament_order,
 )
@@ -466,8 +467,11 @@ def _history_before(players: set[int], since: OrderKey) -> dict[int, tuple[int |
         )
         for player_id, tid, end, suffix, status, n, dwz, index in rows:
             order = _stored_order(end, suffix, tid)
-            gives = status == EvaluationStatus.FIRST or (status == EvaluationStatus.RATED and n > 0)
-            if gives and order < since and (player_id not in last or order > last[player_id][0]):
+            if (
+                sets_rating(status, n)
+                and order < since
+                and (player_id not in last or order > last[player_id][0])
+            ):
                 last[player_id] = (order, dwz, index)
         adjustments = RatingAdjustment.objects.filter(
             player_id__in=chunk, date__isnull=False, date__lte=since[0]
@@ -539,10 +543,6 @@ def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult,
     return evaluations, restpartien
 
 
-def _rating_giving() -> Q:
-    return Q(status=EvaluationStatus.FIRST) | Q(status=EvaluationStatus.RATED, n__gt=0)
-
-
 def _update_players(states: dict[str, PlayerState], touched: set[int], report: RecalculationReport) -> None:
     """Write each touched player's DWZ, index and last evaluation where they changed.
 
@@ -558,7 +558,7 @@ def _update_players(states: dict[str, PlayerState], touched: set[int], report: R
     # Many players (a full recalculation): two queries over all rows beat dozens of ``IN (...)`` chunks.
     chunks = [None] if len(touched) > 4 * IN_CHUNK else _chunks(touched)
     for chunk in chunks:
-        last_query = Evaluation.objects.filter(_rating_giving())
+        last_query = Evaluation.objects.setting_rating()
         rows = Player.objects.values_list("pk", "dwz", "index", "last_evaluated")
         if chunk is not None:
             last_query = last_query.filter(player_id__in=chunk)
@@ -824,7 +824,7 @@ def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> lis
     for tid, result in outcome.evaluated.items():
         have = stored.pop(tid, None)
         for pr in result.players:
-            if pr.status == EvaluationStatus.FIRST or (pr.status == EvaluationStatus.RATED and pr.n > 0):
+            if gives_rating(pr):
                 last[int(pr.id)] = max(last.get(int(pr.id), datetime.date.min), by_key[tid].end_date)
         if have is None:
             if not result.players:
