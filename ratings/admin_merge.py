@@ -12,8 +12,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.models import Player, Tournament
-from ratings.services.merge import duplicate_candidates, merge_conflicts, players_merge
+from ratings.models import Player
+from ratings.services.merge import MergeCheck, duplicate_candidates, merge_check, players_merge
 
 
 def _id(value: str | None) -> int | None:
@@ -59,48 +59,26 @@ def merge_view(model_admin, request):
     if keep_pk is None or drop_pk is None:
         return HttpResponseRedirect(reverse("admin:ratings_player_duplicates"))
     keep, drop = get_object_or_404(Player, pk=keep_pk), get_object_or_404(Player, pk=drop_pk)
-    problems = merge_conflicts(keep=keep, drop=drop)
-    if request.method == "POST" and not problems:
+    if request.method == "POST":
         try:
             result = players_merge(keep=keep, drop=drop, user=request.user)
         except ValidationError as exc:
-            problems = exc.messages
+            check = MergeCheck(problems=exc.messages)
         else:
-            messages.success(
-                request,
-                _(
-                    "%(drop)s ist mit %(keep)s zusammengeführt; "
-                    "%(t)d Turniere neu ausgewertet, %(p)d DWZ geändert."
-                )
-                % {
-                    "drop": str(drop),
-                    "keep": str(result.keep),
-                    "t": len(result.report.tournaments),
-                    "p": len(result.report.rating_changes),
-                },
-            )
+            messages.success(request, result.summary(str(drop)))
             return HttpResponseRedirect(reverse("admin:ratings_player_change", args=[keep.pk]))
-    preview = None if problems else players_merge(keep=keep, drop=drop, dry_run=True)
-    changes = []
-    if preview is not None:
-        names = {p.pk: p for p in Player.objects.filter(pk__in=preview.report.rating_changes)}
-        for pk, (old, new) in preview.report.rating_changes.items():
-            changes.append((names.get(pk, keep if pk == keep.pk else None), old, new))
-    tournaments = (
-        list(Tournament.objects.filter(pk__in=preview.report.tournaments).order_by("end_date", "pk"))
-        if preview
-        else []
-    )
+    else:
+        check = merge_check(keep=keep, drop=drop)
     context = {
         **model_admin.admin_site.each_context(request),
         "title": _("Spieler zusammenführen"),
         "opts": model_admin.model._meta,
         "keep": keep,
         "drop": drop,
-        "problems": problems,
-        "preview": preview,
-        "changes": changes,
-        "tournaments": tournaments,
+        "problems": check.problems,
+        "preview": check.preview,
+        "changes": check.changes,
+        "tournaments": check.tournaments,
         "swap_url": reverse("admin:ratings_player_merge")
         + "?"
         + urlencode({"keep": drop.pk, "drop": keep.pk}),

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ratings.enums import AdjustmentKind
 from ratings.models import (
@@ -50,6 +51,45 @@ class MergeResult:
     moved: dict[str, int] = field(default_factory=dict)
     filled: list[str] = field(default_factory=list)
     dry_run: bool = False
+
+    def summary(self, drop_repr: str) -> str:
+        """The message after a merge: who went into whom, how much was re-evaluated."""
+        tournaments, changed = len(self.report.tournaments), len(self.report.rating_changes)
+        return " ".join(
+            (
+                _("%(drop)s ist mit %(keep)s zusammengeführt.") % {"drop": drop_repr, "keep": str(self.keep)},
+                ngettext("%(n)d Turnier neu ausgewertet,", "%(n)d Turniere neu ausgewertet,", tournaments)
+                % {"n": tournaments},
+                ngettext("%(n)d DWZ geändert.", "%(n)d DWZ geändert.", changed) % {"n": changed},
+            )
+        )
+
+
+@dataclass(slots=True)
+class MergeCheck:
+    """What a merge would do, for the page that asks for confirmation."""
+
+    problems: list[str]
+    preview: MergeResult | None = None
+    changes: list[tuple[Player | None, int | None, int | None]] = field(default_factory=list)
+    tournaments: list[Tournament] = field(default_factory=list)
+
+
+def merge_check(*, keep: Player, drop: Player) -> MergeCheck:
+    """The conflicts, or a dry run of the merge: moved rows, re-evaluated tournaments, changed ratings."""
+    problems = merge_conflicts(keep=keep, drop=drop)
+    if problems:
+        return MergeCheck(problems=problems)
+    preview = players_merge(keep=keep, drop=drop, dry_run=True)
+    names = Player.objects.in_bulk(list(preview.report.rating_changes))
+    changes = [
+        (names.get(pk, keep if pk == keep.pk else None), old, new)
+        for pk, (old, new) in preview.report.rating_changes.items()
+    ]
+    tournaments = list(
+        Tournament.objects.filter(pk__in=preview.report.tournaments).order_by("end_date", "pk")
+    )
+    return MergeCheck(problems=[], preview=preview, changes=changes, tournaments=tournaments)
 
 
 class _Rollback(Exception):

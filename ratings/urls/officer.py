@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from ratings.views import officer, officer_import
+from ratings.views import officer, officer_import, officer_merge
 
 urlpatterns = [
     path(
@@ -30,6 +30,8 @@ urlpatterns = [
     path("referent/", officer.dashboard, name="officer-dashboard"),
     path("referent/bericht/", officer.report_view, name="officer-report"),
     path("referent/spielersuche/", officer.player_search, name="officer-player-search"),
+    path("referent/dubletten/", officer_merge.duplicates, name="officer-duplicates"),
+    path("referent/zusammenfuehren/", officer_merge.merge, name="officer-merge"),
     path("turniere/neu/", officer.tournament_create, name="tournament-create"),
     path("turniere/aus-datei/", officer_import.trf_upload, name="trf-upload"),
     path("turniere/aus-datei/<str:token>/", officer_import.trf_review, name="trf-review"),

@@ -1,0 +1,89 @@
+"""Officer pages for duplicates: the finder within his scope and the merge of two players, its consequences
+shown (a dry run of the merge and the recalculation) before the officer confirms it.
+
+A Wertungsreferent may merge two records only when he may edit both players (both are members of a club in his
+scope); staff may merge any two. The merge itself is ``services.merge.players_merge``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods
+
+from ratings import permissions
+from ratings.models import Player
+from ratings.services.merge import MergeCheck, duplicate_candidates, merge_check, players_merge
+
+
+def _id(value: str | None) -> int | None:
+    return int(value) if value and value.isascii() and value.isdecimal() and len(value) <= 18 else None
+
+
+def _merge_url(keep: Player, drop: Player) -> str:
+    return reverse("ratings:officer-merge") + "?" + urlencode({"keep": keep.pk, "drop": drop.pk})
+
+
+def _scope_players(user):
+    """The players the user may edit (None: all of them)."""
+    scope = permissions.user_scope(user)
+    if scope.is_staff:
+        return None
+    return Player.objects.filter(memberships__club_id__in=scope.club_ids).distinct()
+
+
+@permissions.officer_required
+def duplicates(request: HttpRequest) -> HttpResponse:
+    """Likely pairs with at least one player in the officer's scope; mergeable here when both are."""
+    players = _scope_players(request.user)
+    pairs = duplicate_candidates(players=players)
+    allowed = None
+    if players is not None:
+        pks = {pk for a, b, _reason in pairs for pk in (a.pk, b.pk)}
+        allowed = set(players.filter(pk__in=pks).values_list("pk", flat=True))
+    rows = []
+    for a, b, reason in pairs:
+        mergeable = allowed is None or (a.pk in allowed and b.pk in allowed)
+        rows.append({"a": a, "b": b, "reason": reason, "url": _merge_url(a, b) if mergeable else None})
+    return render(request, "ratings/officer/duplicates.html", {"rows": rows})
+
+
+@permissions.officer_required
+@require_http_methods(["GET", "POST"])
+def merge(request: HttpRequest) -> HttpResponse:
+    data = request.POST if request.method == "POST" else request.GET
+    keep_pk, drop_pk = _id(data.get("keep")), _id(data.get("drop"))
+    if keep_pk is None or drop_pk is None:
+        return redirect("ratings:officer-duplicates")
+    keep = get_object_or_404(Player, pk=keep_pk)
+    drop = get_object_or_404(Player, pk=drop_pk)
+    if not (
+        permissions.can_manage_player(request.user, keep)
+        and permissions.can_manage_player(request.user, drop)
+    ):
+        raise PermissionDenied
+    if request.method == "POST":
+        try:
+            result = players_merge(keep=keep, drop=drop, user=request.user)
+        except ValidationError as exc:
+            check = MergeCheck(problems=exc.messages)
+        else:
+            messages.success(request, result.summary(str(drop)))
+            return redirect("ratings:player-detail", result.keep.key)
+    else:
+        check = merge_check(keep=keep, drop=drop)
+    filled = (
+        [Player._meta.get_field(name).verbose_name for name in check.preview.filled] if check.preview else []
+    )
+    context = {
+        "check": check,
+        "filled": filled,
+        "keep": keep,
+        "drop": drop,
+        "swap_url": _merge_url(drop, keep),
+    }
+    return render(request, "ratings/officer/merge.html", context)
