@@ -7,6 +7,7 @@ computing modules read these objects and contain no rule constants of their own.
 from __future__ import annotations
 
 import datetime
+import enum
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -87,11 +88,19 @@ class Wo2026Parameters:
     first_floor: int = 1100
 
 
+class WeRounding(enum.Enum):
+    """How a rated player's We (the one that decides E / K and enters Rn) is rounded (spec §10, §16)."""
+
+    PER_GAME = "per_game"  # the exact sum of the per-game 3-decimal p (DeWIS cards, classic)
+    SUM = "sum"  # the unrounded sum of P, rounded half up to 3 decimals once (the 2026 portal)
+
+
 @dataclass(frozen=True, slots=True)
 class Edition:
     name: EditionName
     valid_from: datetime.date
     common: CommonParameters
+    we_rounding: WeRounding
     classic: ClassicParameters | None = None  # exactly one of classic / wo2026 is set
     wo2026: Wo2026Parameters | None = None
 
@@ -99,10 +108,18 @@ class Edition:
 COMMON = CommonParameters()
 
 CLASSIC = Edition(
-    name=EditionName.CLASSIC, valid_from=datetime.date.min, common=COMMON, classic=ClassicParameters()
+    name=EditionName.CLASSIC,
+    valid_from=datetime.date.min,
+    common=COMMON,
+    we_rounding=WeRounding.PER_GAME,
+    classic=ClassicParameters(),
 )
 WO2026 = Edition(
-    name=EditionName.WO2026, valid_from=datetime.date(2026, 6, 8), common=COMMON, wo2026=Wo2026Parameters()
+    name=EditionName.WO2026,
+    valid_from=datetime.date(2026, 6, 8),
+    common=COMMON,
+    we_rounding=WeRounding.SUM,
+    wo2026=Wo2026Parameters(),
 )
 
 # Ascending by valid_from; the last edition that is valid on the end date applies.

@@ -25,8 +25,8 @@ from .development import (
     wo2026_k,
     wo2026_rating,
 )
-from .editions import Edition, edition_for
-from .expectation import expected_score
+from .editions import Edition, WeRounding, edition_for
+from .expectation import expected_score, unrounded_expected_sum
 from .first_rating import IterationPlayer, iterate, map_first_rating, qualifies, restpartie_valid, start_value
 from .performance import level
 from .rounding import rhu_div
@@ -325,8 +325,11 @@ def _rated_result(f: _Field, state: _State, i: int) -> PlayerResult:
             takeover, r0,
         )  # fmt: skip
     points = f.c_w[i]
-    expected = state.we.get(i)
-    if expected is None:
+    if f.edition.we_rounding is WeRounding.SUM:
+        expected = unrounded_expected_sum(r0, opponents)
+    elif i in state.we:
+        expected = state.we[i]
+    else:
         expected = sum([expected_score(r0 - o) for o in opponents])
     age = age_class(None if p.birth_year is None else f.t.end_date.year - p.birth_year, common)
     coefficient, dwz_new = _follow_up(f.edition, r0, age, index_used, n, points, expected)

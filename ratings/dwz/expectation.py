@@ -13,6 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from statistics import NormalDist
 
 from .editions import COMMON
+from .rounding import rhu_div
 
 _ERF_DIVISOR = COMMON.erf_divisor
 # Offset so that index 0 is "D <= -saturation" (p = 0) and the last index is "D >= saturation" (p = 1000).
@@ -49,6 +50,26 @@ def expected_score(d: int) -> int:
 def expected_sum(rating: int, opponents: Iterable[int]) -> int:
     """We in thousandths as the exact sum of the per-game rounded p."""
     return sum(expected_score(rating - o) for o in opponents)
+
+
+# The unrounded P of a double is m / 2**k with k <= 1074: as an integer in units of 2**-1074 every sum of
+# them is exact, and one half-up rounding of that exact sum is the rated player's We of spec §16.
+_EXACT_BITS = 1074
+_EXACT: dict[int, int] = {}
+
+
+def _exact_probability(d: int) -> int:
+    got = _EXACT.get(d)
+    if got is None:
+        numerator, denominator = win_probability(d).as_integer_ratio()
+        got = _EXACT[d] = numerator << (_EXACT_BITS - denominator.bit_length() + 1)
+    return got
+
+
+def unrounded_expected_sum(rating: int, opponents: Iterable[int]) -> int:
+    """We in thousandths as rhu(sum of the unrounded P, 3): the sum exact, rounded half up once."""
+    total = sum([_exact_probability(rating - o) for o in opponents])
+    return rhu_div(total * _SCALE, 1 << _EXACT_BITS)
 
 
 def rounded_sum(rating: int, opponents: Sequence[int]) -> int:

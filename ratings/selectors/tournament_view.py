@@ -102,6 +102,16 @@ class EntryRow:
         values = [line.expected for line in self.lines if line.expected is not None]
         return sum(values, Decimal(0)) if values else None
 
+    @property
+    def we_from_unrounded_sum(self) -> Decimal | None:
+        """The stored We of a rated player when it is not the sum of the shown per-game P: in the WO 2026
+        edition We is the unrounded sum of P rounded once (spec §16), the scoresheet shows rounded P."""
+        e = self.evaluation
+        if e is None or e.status != EvaluationStatus.RATED or e.expected is None:
+            return None
+        shown = self.expected_sum
+        return e.expected if shown is not None and shown != e.expected else None
+
 
 @dataclass
 class TournamentView:

@@ -478,7 +478,12 @@ def evaluate_json(data: dict, trace: dict | None = None, *, internals: bool = Fa
             ratings, w = tournament_opponents(pid, entry)
             n = len(ratings)
             if n >= 1:
-                we = sum(p_thousandths(r0[pid] - o) for o in ratings)
+                we_per_game = sum(p_thousandths(r0[pid] - o) for o in ratings)
+                if edition == "classic":
+                    we = we_per_game
+                else:
+                    # §16: rhu(Σ unrounded P, 3), the sum of the exact double values
+                    we = rhu(sum((Fraction(big_p(r0[pid] - o)) for o in ratings), Fraction(0)) * 1000)
                 cls = age_class(p.get("birth_year"), end)
                 calc_index = 1 if pid in takeover else old_index(pid)
                 if pid in takeover:
@@ -498,6 +503,12 @@ def evaluate_json(data: dict, trace: dict | None = None, *, internals: bool = Fa
                     k = wo2026_k(r0[pid], age, cls, calc_index, w, we)
                     rn = max(FLOOR_2026, rhu(r0[pid] + k * Fraction(w - we, 1000)))
                     row["coefficient"] = float(k)
+                    if we != we_per_game:
+                        note(trace, "we_sum_differs")
+                        k_per_game = wo2026_k(r0[pid], age, cls, calc_index, w, we_per_game)
+                        rn_per_game = rhu(r0[pid] + k_per_game * Fraction(w - we_per_game, 1000))
+                        if max(FLOOR_2026, rn_per_game) != rn:
+                            note(trace, "we_sum_changes_rn")
                     note(trace, f"K={'max' if k == K_MAX else 'min' if k == K_MIN else 'mid'}")
                     if rn == FLOOR_2026:
                         note(trace, "floor_1100")

@@ -235,6 +235,9 @@ def test_e11_k_values():
     }
     assert (p["F"].index_old, p["F"].index_new) == (6, 7)
     assert (p["C"].level, p["C"].performance) == (1411, 1970)
+    # Spec §16: the rated players' We are the rounded unrounded sums; per game they would be 2.066, 0.863,
+    # 0.668. K and Rn are the same under both readings here.
+    assert {i: p[i].expected for i in "BYL"} == {"B": 2065, "Y": 864, "L": 669}
 
 
 def test_e12_wo2026_first_ratings():
@@ -250,7 +253,10 @@ def test_e12_wo2026_first_ratings():
         870,
         1157,
     )
-    assert (p["R3"].coefficient, p["R3"].dwz_new) == (Decimal("73.3"), 1242)
+    # Spec §16: We = rhu(sum of the unrounded P, 3) = 2.162 (per game 2.160), so R3 gets
+    # 1180 + 73.3 * 0.838 = 1241.43 -> 1241, not 1242.
+    assert (p["R3"].expected, p["R3"].coefficient, p["R3"].dwz_new) == (2162, Decimal("73.3"), 1241)
+    assert rounded_sum(1180, [1400, 1250, 1320, 1150, 1466, 1157]) == 2160
     assert (p["R5"].coefficient, p["R5"].dwz_new) == (Decimal("26.0"), 1139)
 
 

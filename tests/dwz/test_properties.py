@@ -77,20 +77,18 @@ def test_independent_of_game_and_player_order(t, rnd: random.Random):
 
 @settings(max_examples=100, deadline=None)
 @given(tournaments(all_rated=True, end=datetime.date(2026, 6, 7)))
-def test_editions_agree_on_we(t):
-    """All-rated tournaments: entry ratings do not depend on the edition, so neither do We, level and
-    performance (2026-06-07 classic vs 2026-06-08 WO2026, same age)."""
+def test_editions_agree_on_level_and_performance(t):
+    """All-rated tournaments: entry ratings do not depend on the edition, so neither do level and
+    performance (2026-06-07 classic vs 2026-06-08 WO2026, same age). We differs only by rounding: per game
+    (classic) against the unrounded sum rounded once (WO2026, spec §16), at most (n + 1) / 2 thousandths."""
     classic = evaluate(t)
     wo = evaluate(dataclasses.replace(t, end_date=datetime.date(2026, 6, 8)))
     assert (classic.edition, wo.edition) == ("classic", "wo2026")
     for a, b in zip(classic.players, wo.players, strict=True):
-        assert (a.expected, a.level, a.performance, a.n, a.points) == (
-            b.expected,
-            b.level,
-            b.performance,
-            b.n,
-            b.points,
-        )
+        assert (a.level, a.performance, a.n, a.points) == (b.level, b.performance, b.n, b.points)
+        assert (a.expected is None) == (b.expected is None)
+        if a.expected is not None:
+            assert 2 * abs(a.expected - b.expected) <= a.n + 1
 
 
 @settings(max_examples=300, deadline=None)

@@ -208,8 +208,8 @@ def test_k_min_5():
 
 
 def test_wo2026_floor():
-    """E11 L: 1105 - 27.0 * 0.668 = 1086.96 -> floor 1100.  A classic-era 900 with W = We also gets 1100."""
-    assert wo2026_rating(1105, 270, 0, 668, W26) == 1100
+    """E11 L: 1105 - 27.0 * 0.669 = 1086.94 -> floor 1100.  A classic-era 900 with W = We also gets 1100."""
+    assert wo2026_rating(1105, 270, 0, 669, W26) == 1100
     assert wo2026_rating(900, 300, 2000, 2000, W26) == 1100
     assert wo2026_rating(1500, 480, 3000, 2532, W26) == 1522  # E11 J: 1500 + 48 * 0.468 = 1522.46
 

@@ -144,10 +144,17 @@ def _rows(client, t):
 
 
 def _assert_we_sums_match_stored(rows):
+    """Classic: We is the sum of the shown per-game P. WO 2026 (spec §16): the unrounded sum rounded once,
+    within (n + 1) / 2 thousandths of the shown sum, and then shown in its own footer line."""
     for row in rows.values():
         ev = row.evaluation
         if ev.status == EvaluationStatus.RATED and ev.n > 0:
-            assert row.expected_sum == ev.expected, row.player.surname
+            if ev.tournament.end_date < datetime.date(2026, 6, 8):
+                assert row.expected_sum == ev.expected, row.player.surname
+                assert row.we_from_unrounded_sum is None
+            else:
+                assert 2000 * abs(row.expected_sum - ev.expected) <= ev.n + 1, row.player.surname
+                assert row.we_from_unrounded_sum == (ev.expected if row.expected_sum != ev.expected else None)
 
 
 def test_scoresheet_e8_ausnahmespieler_enters_at_rh(client, e8):
@@ -200,3 +207,18 @@ def test_scoresheet_between_two_first_ratings_uses_the_iteration_values(client, 
     assert str(rows["U1"].expected_sum) == "4.498" == str(rows["U1"].evaluation.expected)
     assert str(rows["U2"].expected_sum) == "0.500" == str(rows["U2"].evaluation.expected)
     _assert_we_sums_match_stored(rows)
+
+
+def test_scoresheet_wo2026_shows_the_we_of_the_unrounded_sum(client, e12):
+    """Spec §16 / E12: R3's per-game P add up to 2.160, his We is the unrounded sum rounded once, 2.162
+    (new DWZ 1241); the scoresheet shows both, R5's sums agree (one footer line)."""
+    t = e12["tournament"]
+    rows = _rows(client, t)
+    r3 = rows["R3"]
+    ev = r3.evaluation
+    assert (str(r3.expected_sum), str(ev.expected), ev.dwz_new) == ("2.160", "2.162", 1241)
+    assert str(r3.we_from_unrounded_sum) == "2.162"
+    html = client.get(url(t)).content.decode()
+    sheet = html[html.index(f'id="scoresheet-{r3.number}"') :]
+    sheet = sheet[: sheet.index("</details>")]
+    assert "2,160" in sheet and "2,162" in sheet and "ungerundeten P" in sheet
