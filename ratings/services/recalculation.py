@@ -257,8 +257,14 @@ class StoredTournament:
     def player_ids(self) -> set[int]:
         return {int(row[0]) for row in self.rows}
 
-    def same_as(self, result: TournamentResult) -> bool:
-        return self.edition == result.edition and self.rows == list(map(RESULT_ROW, result.players))
+    def same_as(self, result: TournamentResult, order: OrderKey) -> bool:
+        """Equal rows at the same position: rows stored under an old end date or code are stale even when
+        every number still matches (later saves find them by their stored position)."""
+        return (
+            self.order == order
+            and self.edition == result.edition
+            and self.rows == list(map(RESULT_ROW, result.players))
+        )
 
     def result(self) -> TournamentResult:
         return TournamentResult(self.edition or "", tuple(PlayerResult(*row) for row in self.rows))
@@ -730,7 +736,7 @@ def recalculate_changes(
         report.tournaments.append(tid)
         report.evaluations += len(result.players)
         before = stored.get(tid)
-        if before is not None and before.same_as(result):
+        if before is not None and before.same_as(result, by_key[key].order):
             continue  # unchanged: keep the stored rows (replaying a consistent database writes nothing)
         write.append(tid)
         evaluations, restpartien = _evaluation_rows(tid, by_key[key], result, decimals)
@@ -789,6 +795,18 @@ def earliest(*orders: OrderKey | None) -> OrderKey | None:
     return min(present) if present else None
 
 
+def _position_problems(tid: int, event: TournamentEvent, edition: str, rows: dict[str, tuple]) -> list[str]:
+    """Stored copies of the tournament's position (end date, code suffix) and edition that differ from
+    what a replay would write: stale positions mislead every later incremental recalculation."""
+    want = (event.end_date, event.code[-3:] if event.code else None, edition)
+    problems = []
+    for player_id, have in sorted(rows.items()):
+        for name, a, b in zip(("end_date", "code_suffix", "edition"), have, want, strict=True):
+            if a != b:
+                problems.append(f"tournament {tid}, player {player_id}: {name} stored {a!r}, replay {b!r}")
+    return problems
+
+
 @_without_cyclic_gc
 def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> list[str]:
     """Replay everything from scratch in memory and list every stored value that differs (writes nothing)."""
@@ -818,7 +836,17 @@ def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> lis
         on_event=on_event,
     )
     stored = {tid: t.result() for tid, t in _load_stored(datetime.date.min).items()}
-    problems: list[str] = []
+    positions: dict[int, dict[str, tuple]] = defaultdict(dict)
+    for tid, player_id, end, suffix, edition in Evaluation.objects.values_list(
+        "tournament_id", "player_id", "end_date", "code_suffix", "edition"
+    ):
+        positions[tid][_pid(player_id)] = (end, suffix, edition)
+    evaluated_pairs = {(tid, pid) for tid, rows in positions.items() for pid in rows}
+    problems: list[str] = [
+        f"tournament {tid}, player {player_id}: Restpartien without an evaluation"
+        for tid, player_id in Restpartie.objects.values_list("tournament_id", "player_id").distinct()
+        if (tid, _pid(player_id)) not in evaluated_pairs
+    ]
     last: dict[int, datetime.date] = {}
     by_key = {e.key: e for e in t_events}
     for tid, result in outcome.evaluated.items():
@@ -831,8 +859,7 @@ def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> lis
                 continue  # a head without entries yet (officer workflow): nothing to store
             problems.append(f"tournament {tid}: no stored evaluation")
             continue
-        if have.edition != result.edition:
-            problems.append(f"tournament {tid}: edition {have.edition} != {result.edition}")
+        problems += _position_problems(tid, by_key[tid], result.edition, positions.pop(tid, {}))
         stored_by_id = {pr.id: pr for pr in have.players}
         for pr in result.players:
             old = stored_by_id.pop(pr.id, None)
