@@ -1,5 +1,7 @@
 """Players and their club memberships. A player's current DWZ/index are derived (written by the service)."""
 
+import re
+
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Exists, F, OuterRef, Q
@@ -14,6 +16,21 @@ DSB_ID_RE = r"^(?:NU)?[0-9]{1,10}$"
 dsb_id_validator = RegexValidator(
     DSB_ID_RE, _("DSB-Personen-ID: eine nu-ID wie NU4005017 oder eine Ziffernfolge (PKZ).")
 )
+
+
+# One pattern for every player key (DSB id "NU4005017", PKZ, "C0501-0013", "FIDE-4611993", "TRF-3"): letters,
+# digits and hyphens, so a key is a URL path segment as it stands (ratings.converters matches exactly this).
+PLAYER_KEY_PATTERN = r"[0-9A-Za-z][0-9A-Za-z-]{0,39}"
+PLAYER_KEY_RE = rf"^{PLAYER_KEY_PATTERN}\Z"
+player_key_validator = RegexValidator(
+    PLAYER_KEY_RE,
+    _("Schlüssel: bis zu 40 Buchstaben, Ziffern und Bindestriche, z. B. C0501-0013 oder NU4005017."),
+    code="invalid_key",
+)
+
+
+def is_player_key(value: object) -> bool:
+    return isinstance(value, str) and re.fullmatch(PLAYER_KEY_PATTERN, value, flags=re.ASCII) is not None
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -44,6 +61,7 @@ class Player(models.Model):
         _("Schlüssel"),
         max_length=40,
         unique=True,
+        validators=[player_key_validator],
         help_text=_("Stabiler Schlüssel: DSB-Personen-ID oder ZPS-Mitgliedsnummer (z. B. C0101-1014)."),
     )
     surname = models.CharField(_("Nachname"), max_length=100)

@@ -39,6 +39,7 @@ from ratings.models import (
     Player,
     RatingAdjustment,
 )
+from ratings.models.player import player_key_validator
 
 from .bulk import insert_rows, update_rows
 from .memberships import players_status_sync
@@ -543,6 +544,7 @@ def _write_players(people: list[_Person], report: ImportReport) -> None:
                 n += 1
                 key = f"{base}-{n}"
             keys_taken.add(key)
+            player_key_validator(key)  # a person id or ZPS-number always fits; a failure here is a bug
             new_rows.append(
                 (
                     key,

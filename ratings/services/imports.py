@@ -22,6 +22,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.federation import CLUB_ZPS_RE
+from ratings.models.player import is_player_key
 from ratings.models.tournament import TOURNAMENT_CODE_RE
 
 from .adjustments import adjustment_save, player_recalculate
@@ -100,8 +101,12 @@ def _stored_field_errors(data: object) -> list[str]:
             continue
         f = f"players[{i}]"
         pid = raw.get("id")
-        if isinstance(pid, str):
-            errors += _string_errors(pid, f"{f}.id", _KEY_MAX)
+        if isinstance(pid, str) and not is_player_key(pid):
+            # The id becomes the player's key, which is a URL segment (ratings.models.player).
+            errors.append(
+                f"{f}.id: not a player key (up to {_KEY_MAX} letters, digits and hyphens, "
+                f"e.g. C0501-0013): {_describe(pid)}"
+            )
         name = raw.get("name")
         name_errors = _string_errors(name, f"{f}.name", None)
         errors += name_errors

@@ -7,10 +7,10 @@ from ratings.views import calculator, dsb_list, public, tournament_export
 urlpatterns = [
     path("ranglisten/", public.RatingListView.as_view(), name="rating-list"),
     path("spieler/", public.PlayerListView.as_view(), name="player-list"),
-    path("spieler/<str:key>/", public.player_detail, name="player-detail"),
+    path("spieler/<player_key:key>/", public.player_detail, name="player-detail"),
     path("vereine/", public.ClubListView.as_view(), name="club-list"),
-    path("vereine/<str:zps>/", public.ClubDetailView.as_view(), name="club-detail"),
-    path("verbaende/<str:code>/", public.OrganisationDetailView.as_view(), name="organisation-detail"),
+    path("vereine/<zps:zps>/", public.ClubDetailView.as_view(), name="club-detail"),
+    path("verbaende/<org_code:code>/", public.OrganisationDetailView.as_view(), name="organisation-detail"),
     path("turniere/", public.TournamentListView.as_view(), name="tournament-list"),
     path("turniere/<int:pk>/", public.tournament_detail, name="tournament-detail"),
     path("turniere/<int:pk>/turnier.trf", tournament_export.tournament_trf, name="tournament-trf"),
@@ -33,6 +33,6 @@ urlpatterns = [
     path("suche/", public.search, name="search"),
     path("spielstaerke/", public.categories, name="categories"),
     path("rechner/", calculator.calculator, name="calculator"),
-    path("listen/<str:scope>/<str:code>/<str:fmt>/", dsb_list.dsb_list_download, name="dsb-list-download"),
+    path("listen/<slug:scope>/<slug:code>/<slug:fmt>/", dsb_list.dsb_list_download, name="dsb-list-download"),
     path("rechner/vorschau/", calculator.calculator_preview, name="calculator-preview"),
 ]

@@ -34,6 +34,7 @@ from ratings.forms import (
     parse_round_robin_block,
     round_robin_initial,
 )
+from ratings.forms_public import SearchForm
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.models.player import Membership, Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
@@ -615,13 +616,12 @@ def tournament_preview(request: HttpRequest, pk: int) -> HttpResponse:
 def player_search(request: HttpRequest) -> HttpResponse:
     """Autocomplete (HTMX): suggestion buttons that add a player to the results form."""
     exclude = [int(v) for v in request.GET.getlist("p") if v.isascii() and v.isdecimal() and len(v) <= 18]
-    players = _search(request.GET.get("q", ""), exclude)
+    # The public search form's field: it refuses NUL bytes (PostgreSQL cannot compare them) and overlong text.
+    form = SearchForm(request.GET)
+    query = form.cleaned_data["q"] if form.is_valid() else ""
+    players = _search(query, exclude)
     return render(
         request,
         "ratings/officer/results.html#search-results",
-        {
-            "search_results": players,
-            "clubs": _clubs_of(players),
-            "searched": len((request.GET.get("q") or "").strip()) >= 2,
-        },
+        {"search_results": players, "clubs": _clubs_of(players), "searched": len(query.strip()) >= 2},
     )
