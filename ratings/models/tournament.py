@@ -86,6 +86,15 @@ class Tournament(models.Model):
         default=True,
         help_text=_("Nicht gewertete Turniere werden gespeichert, aber nicht ausgewertet."),
     )
+    tiebreaks = models.CharField(
+        _("Feinwertungen"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "FIDE-Codes der Feinwertungen, durch Kommas getrennt (aus dem TRF-Datensatz 202), z. B. "
+            "„BH:GP/C1,SB“. Leer: Buchholz und Sonneborn-Berger."
+        ),
+    )
     created_at = models.DateTimeField(_("angelegt"), auto_now_add=True)
     updated_at = models.DateTimeField(_("geändert"), auto_now=True)
 
@@ -107,6 +116,10 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})" if self.code else self.name
+
+    @property
+    def tiebreak_codes(self) -> list[str]:
+        return [c.strip() for c in self.tiebreaks.split(",") if c.strip()]
 
     def clean(self) -> None:
         super().clean()
@@ -130,6 +143,8 @@ class TournamentEntry(models.Model):
         Player, verbose_name=_("Spieler"), on_delete=models.PROTECT, related_name="entries"
     )
     start_rank = models.PositiveSmallIntegerField(_("Startrang"), null=True, blank=True)
+    # The final rank the pairing program wrote into the imported file (TRF 001, columns 86–89).
+    file_rank = models.PositiveSmallIntegerField(_("Rang laut Datei"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("Teilnehmer")

@@ -118,7 +118,8 @@ def round_scores(tournament: Tournament, numbers: dict[int, int]) -> dict[Hashab
 
 
 def tournament_standings(tournament: Tournament) -> tuple[Standings, dict[int, int]]:
-    """The placing of a stored tournament (Buchholz, Sonneborn-Berger) and player pk → start number."""
+    """The placing of a stored tournament (the file's tie-breaks, else Buchholz and Sonneborn-Berger) and
+    player pk → start number."""
     numbers = start_numbers(_entries(tournament))
     ratings = {}
     for player_id, rating in Evaluation.objects.filter(tournament=tournament).values_list(
@@ -128,7 +129,13 @@ def tournament_standings(tournament: Tournament) -> tuple[Standings, dict[int, i
             ratings[numbers[player_id]] = rating
     scores = round_scores(tournament, numbers)
     rounds = max((s.round for v in scores.values() for s in v), default=0)
-    return compute_standings(scores, rounds=max(rounds, tournament.rounds or 0), ratings=ratings), numbers
+    standings = compute_standings(
+        scores,
+        rounds=max(rounds, tournament.rounds or 0),
+        tiebreaks=tournament.tiebreak_codes,
+        ratings=ratings,
+    )
+    return standings, numbers
 
 
 def person_id_of(player, memberships: dict[int, Membership]) -> str:

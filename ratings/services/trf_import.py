@@ -32,7 +32,7 @@ from ratings.dwz import evaluate
 from ratings.dwz.replay import PlayerState
 from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, TournamentInput, TournamentResult
 from ratings.enums import AdjustmentKind, ResultCode
-from ratings.formats.trf import Problem, TrfError, TrfPlayer, TrfTournament, person_id, read_trf
+from ratings.formats.trf import Problem, TrfError, TrfHead, TrfPlayer, TrfTournament, person_id, read_trf
 from ratings.models import Club, Game, Membership, Organisation, Player, RatingAdjustment, Tournament
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentMode
@@ -322,6 +322,17 @@ def head_from_file(tournament: TrfTournament) -> Head:
         place=h.city[:100],
         rounds=tournament.rounds or None,
     )
+
+
+def file_tiebreaks(head: TrfHead) -> str:
+    """The tie-breaks the file names (202, else 212 without PTS), as the tournament stores them."""
+    codes = head.tiebreaks or [c for c in head.standings_tiebreaks if c.upper() != "PTS"]
+    kept: list[str] = []
+    for code in codes:
+        if len(",".join([*kept, code])) > 200:  # the field's length; a cut code would mean another tie-break
+            break
+        kept.append(code)
+    return ",".join(kept)
 
 
 def find_organiser(value: str) -> Club | Organisation:
@@ -676,8 +687,10 @@ def _save(
         RatingAdjustment.objects.bulk_create(starts, batch_size=500)
         _audit_created(created, memberships, user)
         t = _tournament_for(head)
+        t.tiebreaks = file_tiebreaks(tournament.head)
         entries = [
-            TournamentEntry(player=by_rank[p.start_rank], start_rank=p.start_rank) for p in tournament.players
+            TournamentEntry(player=by_rank[p.start_rank], start_rank=p.start_rank, file_rank=p.rank or None)
+            for p in tournament.players
         ]
         games, notes = pending_games(tournament)
         rows = [

@@ -109,7 +109,12 @@ def standings_context(tournament: Tournament, view) -> dict:
             for line in row.lines
         ]
     rounds = max([tournament.rounds or 0, *view.rounds], default=0)
-    standings = compute_standings(scores, rounds=rounds)
+    ratings = {
+        row.number: row.evaluation.dwz_old
+        for row in view.rows
+        if row.evaluation is not None and row.evaluation.dwz_old is not None
+    }
+    standings = compute_standings(scores, rounds=rounds, tiebreaks=tournament.tiebreak_codes, ratings=ratings)
     row_of = {row.number: row for row in view.rows}
     differing = [
         row for row in view.rows if row.evaluation is not None and row.evaluation.points != row.points
@@ -117,5 +122,8 @@ def standings_context(tournament: Tournament, view) -> dict:
     return {
         "standings": [{"standing": s, "row": row_of[s.player]} for s in standings.rows],
         "standings_tiebreaks": standings.tiebreaks,
+        "standings_from_file": len(standings.ignored) < len(tournament.tiebreak_codes),
+        "standings_ignored": standings.ignored,
+        "file_ranks": any(row.entry.file_rank is not None for row in view.rows),
         "points_differ": len(differing),
     }
