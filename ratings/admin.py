@@ -24,8 +24,6 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services import audit
-from ratings.services.memberships import membership_save, players_status_sync
 
 
 class YearFilter(admin.SimpleListFilter):
@@ -143,23 +141,17 @@ class PlayerAdmin(admin.ModelAdmin):
         return admin_merge.urls(self) + super().get_urls()
 
     def save_model(self, request, obj, form, change):
-        # The audit "before" is read now, before the admin writes the player and then his memberships.
-        obj._audit_before = audit.stored_player_snapshot(obj.pk) if change else None
-        super().save_model(request, obj, form, change)
+        pass  # written by ``save_related``, inside the service, together with the membership inlines
 
     def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
-        # The status follows the memberships (A over P) once he has any.
-        if players_status_sync([form.instance.pk]):
-            form.instance.refresh_from_db(fields=["status"])
-        audit.record_player(player=form.instance, before=form.instance._audit_before, user=request.user)
-        memberships_changed = any(f.has_changed() for f in formsets if f.model is Membership)
-        if change and ("birth_year" in form.changed_data or memberships_changed):
-            _report_message(request, services.player_recalculate(player=form.instance))
+        def write():
+            super(PlayerAdmin, self).save_model(request, form.instance, form, change)
+            super(PlayerAdmin, self).save_related(request, form, formsets, change)
+
+        _report_message(request, services.player_save(player=form.instance, user=request.user, write=write))
 
     def delete_model(self, request, obj):
-        with audit.player_delete_recorded(player=obj, user=request.user):
-            super().delete_model(request, obj)
+        services.player_delete(player=obj, user=request.user)
 
     def delete_queryset(self, request, queryset):
         for player in queryset:
@@ -179,15 +171,10 @@ class MembershipAdmin(admin.ModelAdmin):
     autocomplete_fields = ["player", "club"]
 
     def save_model(self, request, obj, form, change):
-        old_player = form.initial.get("player") if change else None
-        with audit.players_recorded(player_ids=[obj.player_id, old_player], user=request.user):
-            membership_save(membership=obj, user=request.user)
-            if old_player and old_player != obj.player_id:
-                players_status_sync([old_player])
+        _report_message(request, services.membership_save(membership=obj, user=request.user))
 
     def delete_model(self, request, obj):
-        with audit.players_recorded(player_ids=[obj.player_id], user=request.user):
-            super().delete_model(request, obj)
+        _report_message(request, services.membership_delete(membership=obj, user=request.user))
 
     def delete_queryset(self, request, queryset):
         for membership in queryset:
@@ -278,17 +265,16 @@ class TournamentAdmin(admin.ModelAdmin):
         return obj.organiser
 
     def save_model(self, request, obj, form, change):
-        # The audit "before" is read now, before the admin writes the head and then the inlines
-        # (``tournament_save`` runs after both and would only see the edited state).
-        obj._audit_before = audit.stored_snapshot(obj.pk) if change else None
-        super().save_model(request, obj, form, change)
+        pass  # written by ``save_related``, inside the service, together with the entry and game inlines
 
     def save_related(self, request, form, formsets, change):
-        super().save_related(request, form, formsets, change)
-        report = services.tournament_save(
-            tournament=form.instance, user=request.user, before=form.instance._audit_before
+        def write():
+            super(TournamentAdmin, self).save_model(request, form.instance, form, change)
+            super(TournamentAdmin, self).save_related(request, form, formsets, change)
+
+        _report_message(
+            request, services.tournament_save(tournament=form.instance, user=request.user, write=write)
         )
-        _report_message(request, report)
 
     def get_deleted_objects(self, objs, request):
         # Entries, games and derived rows go with the tournament; their admins are read-only by design.

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from ratings.audit_display import actor as audit_actor
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import OfficerScope, TournamentEntryMode
-from ratings.services.audit import tournament_restore
+from ratings.services.tournaments import tournament_restore
 
 
 @admin.register(OfficerScope)

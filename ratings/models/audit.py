@@ -1,7 +1,8 @@
 """The audit trail: who changed what, when. Rows are never edited or deleted by the application.
 
 Object references are plain integers (not foreign keys) so that an event outlives the object it describes;
-the snapshot of a deleted tournament is enough to restore it (``ratings.services.audit.tournament_restore``).
+the snapshot of a deleted tournament is enough to restore it
+(``ratings.services.tournaments.tournament_restore``).
 """
 
 from django.conf import settings

@@ -81,7 +81,7 @@ class Player(models.Model):
     fide_elo = models.PositiveSmallIntegerField(_("Elo"), null=True, blank=True)
     fide_title = models.CharField(_("Titel"), max_length=3, choices=FideTitle.choices, blank=True)
     fide_federation = models.CharField(_("FIDE-Föderation"), max_length=3, blank=True)
-    # Derived from the memberships where he has any (A over P, ratings.services.memberships); players
+    # Derived from the memberships where he has any (A over P, ratings.services.players); players
     # without a club keep what an officer set.
     status = models.CharField(
         _("Status"), max_length=1, choices=PlayerStatus.choices, default=PlayerStatus.ACTIVE

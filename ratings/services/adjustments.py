@@ -52,7 +52,6 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
             action=audit.AuditAction.UPDATE if old else audit.AuditAction.CREATE,
             before=audit.adjustment_snapshot(old) if old else None,
         )
-        adjustment._audit_recorded = True
         return report
 
 

@@ -1,34 +1,27 @@
-"""The audit trail (``AuditEvent``) and the officer writes that record it.
+"""The audit trail (``AuditEvent``): snapshots of tournaments, players and adjustments, the diff between
+two snapshots, and the rows that record them. A leaf: the writing services call it, it calls none of them.
 
 * ``tournament_snapshot`` / ``record_tournament`` / ``record_tournament_delete``: a JSON snapshot of a
-  tournament (head, entries, games) and the diff between two snapshots;
-* ``tournament_save_recorded`` / ``tournament_delete_recorded``: the issue-4 services plus the audit row,
-  in one transaction;
-* ``player_create``: a new player (membership, start value) with its audit row;
-* ``stored_player_snapshot`` / ``record_player``: player edits elsewhere (the admin), snapshot taken before
-  the write and the diff recorded after it;
-* ``tournament_restore``: rebuilds a deleted tournament from its snapshot through ``tournament_save``.
+  tournament (head, mode, entries, games) and the diff between two snapshots;
+* ``stored_player_snapshot`` / ``record_player`` / ``players_recorded``: player writes, snapshot taken
+  before the write and the diff recorded after it;
+* ``record_adjustment``: start values and dated adjustments.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext as _
 
-from ratings.enums import AdjustmentKind
 from ratings.models.adjustment import RatingAdjustment
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
-from ratings.models.federation import Club
 from ratings.models.officer import TournamentEntryMode, TournamentMode
-from ratings.models.player import Membership, Player
+from ratings.models.player import Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
-from ratings.services.recalculation import RecalculationReport
 
 HEAD_FIELDS = (
     "name",
@@ -56,9 +49,6 @@ PLAYER_FIELDS = (
     "fide_federation",
     "status",
 )
-
-#: Default of ``before`` in ``tournament_save``: read the "before" snapshot from the database.
-STORED: Any = object()
 
 
 def _json(value: Any) -> Any:
@@ -199,93 +189,6 @@ def record_tournament_delete(*, tournament: Tournament, before: dict, user) -> A
     )
 
 
-def tournament_save_recorded(
-    *,
-    tournament: Tournament,
-    entries: Sequence[TournamentEntry] | None = None,
-    games: Sequence[Game] | None = None,
-    mode: str | None = None,
-    user=None,
-) -> RecalculationReport:
-    """``tournament_save`` plus the entry mode and the audit row (the mode change in its diff), in one
-    transaction."""
-    from ratings.services.tournaments import tournament_save
-
-    with transaction.atomic():
-        before = stored_snapshot(tournament.pk)  # from the database, not the edited instance
-        report = tournament_save(
-            tournament=tournament, entries=entries, games=games, user=user, mode=mode, before=before
-        )
-        if not getattr(tournament, "_audit_recorded", False):
-            record_tournament(tournament=tournament, before=before, user=user)
-        return report
-
-
-def tournament_delete_recorded(*, tournament: Tournament, user=None) -> RecalculationReport:
-    from ratings.services.tournaments import tournament_delete
-
-    with transaction.atomic():
-        before = tournament_snapshot(tournament)
-        report = tournament_delete(tournament=tournament, user=user)
-        if not getattr(tournament, "_audit_recorded", False):
-            record_tournament_delete(tournament=tournament, before=before, user=user)
-        return report
-
-
-def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, RecalculationReport]:
-    """Rebuild a deleted tournament (head, mode, entries, games) from its delete event and re-evaluate."""
-    if (
-        event.action != AuditAction.DELETE
-        or event.object_type != AuditObjectType.TOURNAMENT
-        or not event.snapshot
-    ):
-        raise ValidationError(_("Nur gelöschte Turniere können wiederhergestellt werden."))
-    if event.restored_as is not None and Tournament.objects.filter(pk=event.restored_as).exists():
-        raise ValidationError(_("Dieses Turnier wurde schon wiederhergestellt."))
-    snap = event.snapshot
-    head = dict(snap["head"])
-    for name in ("start_date", "end_date"):
-        head[name] = datetime.date.fromisoformat(head[name])
-    if head.get("code") and Tournament.objects.filter(code=head["code"]).exists():
-        raise ValidationError(_("Der Turniercode %(code)s ist inzwischen vergeben.") % {"code": head["code"]})
-    player_ids = {e["player"] for e in snap["entries"]}
-    missing = player_ids - set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
-    if missing:
-        raise ValidationError(
-            _("Spieler fehlen inzwischen: %(ids)s.") % {"ids": ", ".join(str(pk) for pk in sorted(missing))}
-        )
-    with transaction.atomic():
-        tournament = Tournament(**head)
-        entries = [
-            TournamentEntry(player_id=e["player"], start_rank=e["start_rank"]) for e in snap["entries"]
-        ]
-        games = [
-            Game(
-                round=g["round"],
-                board=g["board"],
-                white_id=g["white"],
-                black_id=g["black"],
-                result=g["result"],
-            )
-            for g in snap["games"]
-        ]
-        from ratings.services.tournaments import tournament_save
-
-        report = tournament_save(
-            tournament=tournament, entries=entries, games=games, user=user, mode=snap.get("mode"), before=None
-        )
-        recorded = AuditEvent.objects.filter(
-            object_type=AuditObjectType.TOURNAMENT, object_id=tournament.pk
-        ).order_by("-pk")
-        if getattr(tournament, "_audit_recorded", False) and recorded.exists():
-            recorded.filter(pk=recorded.first().pk).update(action=AuditAction.RESTORE)
-        else:
-            record_tournament(tournament=tournament, before=None, user=user, action=AuditAction.RESTORE)
-        event.restored_as = tournament.pk
-        event.save(update_fields=["restored_as"])
-        return tournament, report
-
-
 # --- players ---------------------------------------------------------------------------------------------
 
 
@@ -385,72 +288,3 @@ def record_adjustment(
         changes=changes,
         snapshot=snapshot,
     )
-
-
-def _new_player_key(club: Club, member_number: str | None) -> str:
-    if member_number:
-        return f"{club.zps}-{member_number}"
-    base = f"{club.zps}-N"
-    n = Player.objects.filter(key__startswith=base).count() + 1
-    while Player.objects.filter(key=f"{base}{n}").exists():
-        n += 1
-    return f"{base}{n}"
-
-
-def player_create(
-    *,
-    user,
-    surname: str,
-    club: Club,
-    first_name: str = "",
-    birth_year: int | None = None,
-    sex: str = "",
-    member_number: str | None = None,
-    fide_id: int | None = None,
-    fide_elo: int | None = None,
-    dwz: int | None = None,
-    index: int | None = None,
-) -> Player:
-    """A new player with his club membership and (if given) his start value (DWZ/index or Elo)."""
-    from ratings.services.adjustments import adjustment_save
-
-    with transaction.atomic():
-        key = _new_player_key(club, member_number)
-        number = member_number or key.rsplit("-", 1)[1]
-        player = Player(
-            key=key,
-            surname=surname.strip(),
-            first_name=(first_name or "").strip(),
-            birth_year=birth_year,
-            sex=sex or "",
-            fide_id=fide_id,
-            fide_elo=fide_elo,
-        )
-        player.full_clean()
-        player.save()
-        Membership.objects.create(player=player, club=club, member_number=number)
-        record_player(player=player, before=None, user=user)
-        if dwz is not None or fide_elo is not None:
-            adjustment = RatingAdjustment(
-                player=player,
-                kind=AdjustmentKind.START,
-                dwz=dwz,
-                index=(index or 0) if dwz is not None else None,
-                fide_elo=fide_elo,
-            )
-            adjustment_save(adjustment=adjustment, user=user)
-            if not getattr(adjustment, "_audit_recorded", False):
-                record_adjustment(adjustment=adjustment, user=user, action=AuditAction.CREATE)
-        return player
-
-
-# --- reading ---------------------------------------------------------------------------------------------
-
-
-def audit_trail(*, tournament_id: int | None = None, player_id: int | None = None, limit: int = 50):
-    qs = AuditEvent.objects.select_related("user")
-    if tournament_id is not None:
-        qs = qs.filter(tournament_ref=tournament_id)
-    if player_id is not None:
-        qs = qs.filter(player_ref=player_id)
-    return list(qs[:limit])

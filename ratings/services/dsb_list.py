@@ -42,8 +42,15 @@ from ratings.models import (
 from ratings.models.player import player_key_validator
 
 from .bulk import insert_rows, update_rows
-from .memberships import players_status_sync
-from .recalculation import END_OF_TIME, RecalculationReport, earliest, lock_ratings, recalculate_changes
+from .players import players_status_sync
+from .recalculation import (
+    END_OF_TIME,
+    RecalculationReport,
+    earliest,
+    lock_ratings,
+    player_first_event,
+    recalculate_changes,
+)
 
 UMSTUFUNG_DATE = datetime.date(2026, 6, 8)  # dwz-rules.md §16
 UMSTUFUNG_REASON = "DWZ-Liste vom 08.06.2026"
@@ -1004,8 +1011,6 @@ def _import(
 def _first_events(players: set[int]):
     if not players:
         return None
-    from .recalculation import player_first_event
-
     return earliest(*(player_first_event(pk) for pk in players))
 
 

@@ -31,7 +31,7 @@ from ratings.models import (
 from ratings.models.audit import AuditAction, AuditObjectType
 
 from . import audit
-from .memberships import players_status_sync
+from .players import players_status_sync
 from .recalculation import (
     RecalculationReport,
     earliest,

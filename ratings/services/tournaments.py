@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -12,14 +13,15 @@ from django.utils.translation import gettext as _
 
 from ratings.dwz.replay import day_start
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
-from ratings.models import Evaluation, Game, Tournament, TournamentEntry, TournamentEntryMode
+from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry, TournamentEntryMode
+from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 
 from . import audit
 from .recalculation import RecalculationReport, earliest, lock_ratings, recalculate_changes
 
 
 def games_validate(*, entered: Iterable[int], games: Iterable[Game]) -> None:
-    """White ≠ black, both entered, a player at most once per round, byes without black (issue 4).
+    """White ≠ black, both entered, a player at most once per round, byes without black.
 
     ``entered`` holds player pks; raises ``ValidationError`` listing every problem.
     """
@@ -67,57 +69,69 @@ def tournament_save(
     games: Sequence[Game] | None = None,
     user=None,
     mode: str | None = None,
-    before: dict | None = audit.STORED,
+    write: Callable[[], None] | None = None,
+    action: str | None = None,
 ) -> RecalculationReport:
     """Validate and save ``tournament`` (and, if given, replace its entries and games), then recalculate
-    every rating from the earlier of its old and new end date on.
+    every rating from the earlier of its old and new end date on, and record the audit row.
 
-    ``entries`` / ``games`` None keeps the stored ones (e.g. the admin saved its inlines already); they
-    are validated either way. ``user`` becomes the rating officer of a new tournament without one.
+    ``entries`` / ``games`` None keeps the stored ones; they are validated either way. ``write``, if
+    given, writes head and rows instead (the admin saves its form and inlines); it runs after the audit's
+    "before" snapshot is read. ``user`` becomes the rating officer of a new tournament without one.
     ``mode`` (a ``TournamentMode``) sets the entry mode before the audit row is written, so a type change
-    is part of its diff. ``before`` is the audit snapshot of the state before this save: by default it is
-    read from the database; a caller that wrote parts already (the admin saves head and inlines first)
-    passes the snapshot it took before writing, or None for a new tournament.
+    is part of its diff. ``action`` overrides the audit action (a restore).
     """
     with transaction.atomic():
         lock_ratings()
         old_since = _stored_since(tournament.pk)
-        if before is audit.STORED:
-            before = audit.stored_snapshot(tournament.pk)
-        if tournament.code == "":
-            tournament.code = None
-        if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
-            tournament.rating_officer = user
-        tournament.full_clean()
-        tournament.save()
-        if entries is not None:
-            Game.objects.filter(tournament=tournament).delete()
-            TournamentEntry.objects.filter(tournament=tournament).delete()
-            for entry in entries:
-                entry.pk = None
-                entry.tournament = tournament
-            TournamentEntry.objects.bulk_create(entries, batch_size=500)
+        before = audit.stored_snapshot(tournament.pk)
+        if write is not None:
+            write()
+        else:
+            _write(tournament, entries, games, user)
         entered = set(
             TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
         )
-        if games is not None:
-            Game.objects.filter(tournament=tournament).delete()
-            for game in games:
-                game.pk = None
-                game.tournament = tournament
-            games_validate(entered=entered, games=games)
-            for game in games:
-                game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
-            Game.objects.bulk_create(games, batch_size=500)
-        else:
-            games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
+        games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
         since = earliest(old_since, day_start(tournament.end_date))
         report = recalculate_changes(since=since, changed_tournaments=[tournament.pk])
         if mode:
             TournamentEntryMode.objects.update_or_create(tournament=tournament, defaults={"mode": mode})
-        audit.record_tournament(tournament=tournament, before=before, user=user)
-        tournament._audit_recorded = True
+        audit.record_tournament(tournament=tournament, before=before, user=user, action=action)
         return report
+
+
+def _write(
+    tournament: Tournament,
+    entries: Sequence[TournamentEntry] | None,
+    games: Sequence[Game] | None,
+    user,
+) -> None:
+    if tournament.code == "":
+        tournament.code = None
+    if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
+        tournament.rating_officer = user
+    tournament.full_clean()
+    tournament.save()
+    if entries is not None:
+        Game.objects.filter(tournament=tournament).delete()
+        TournamentEntry.objects.filter(tournament=tournament).delete()
+        for entry in entries:
+            entry.pk = None
+            entry.tournament = tournament
+        TournamentEntry.objects.bulk_create(entries, batch_size=500)
+    if games is not None:
+        Game.objects.filter(tournament=tournament).delete()
+        entered = set(
+            TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+        )
+        for game in games:
+            game.pk = None
+            game.tournament = tournament
+        games_validate(entered=entered, games=games)
+        for game in games:
+            game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
+        Game.objects.bulk_create(games, batch_size=500)
 
 
 def tournament_delete(*, tournament: Tournament, user=None) -> RecalculationReport:
@@ -129,8 +143,57 @@ def tournament_delete(*, tournament: Tournament, user=None) -> RecalculationRepo
         report = recalculate_changes(since=since, removed_tournaments=[tournament.pk])
         tournament.delete()
         audit.record_tournament_delete(tournament=tournament, before=before, user=user)
-        tournament._audit_recorded = True
         return report
+
+
+def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, RecalculationReport]:
+    """Rebuild a deleted tournament (head, mode, entries, games) from its delete event and re-evaluate."""
+    if (
+        event.action != AuditAction.DELETE
+        or event.object_type != AuditObjectType.TOURNAMENT
+        or not event.snapshot
+    ):
+        raise ValidationError(_("Nur gelöschte Turniere können wiederhergestellt werden."))
+    if event.restored_as is not None and Tournament.objects.filter(pk=event.restored_as).exists():
+        raise ValidationError(_("Dieses Turnier wurde schon wiederhergestellt."))
+    snap = event.snapshot
+    head = dict(snap["head"])
+    for name in ("start_date", "end_date"):
+        head[name] = datetime.date.fromisoformat(head[name])
+    if head.get("code") and Tournament.objects.filter(code=head["code"]).exists():
+        raise ValidationError(_("Der Turniercode %(code)s ist inzwischen vergeben.") % {"code": head["code"]})
+    player_ids = {e["player"] for e in snap["entries"]}
+    missing = player_ids - set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
+    if missing:
+        raise ValidationError(
+            _("Spieler fehlen inzwischen: %(ids)s.") % {"ids": ", ".join(str(pk) for pk in sorted(missing))}
+        )
+    with transaction.atomic():
+        tournament = Tournament(**head)
+        entries = [
+            TournamentEntry(player_id=e["player"], start_rank=e["start_rank"]) for e in snap["entries"]
+        ]
+        games = [
+            Game(
+                round=g["round"],
+                board=g["board"],
+                white_id=g["white"],
+                black_id=g["black"],
+                result=g["result"],
+            )
+            for g in snap["games"]
+        ]
+        report = tournament_save(
+            tournament=tournament,
+            entries=entries,
+            games=games,
+            user=user,
+            mode=snap.get("mode"),
+            action=AuditAction.RESTORE,
+        )
+        event.restored_as = tournament.pk
+        event.save(update_fields=["restored_as"])
+        return tournament, report
 
 
 def tournaments_recalculate_from(*, tournaments: Iterable[Tournament]) -> RecalculationReport:

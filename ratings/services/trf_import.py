@@ -41,6 +41,7 @@ from ratings.models.tournament import TournamentEntry
 from . import audit
 from .preview import later_tournaments, rating_states_before
 from .recalculation import RecalculationReport, lock_ratings
+from .tournaments import tournament_save
 
 MAX_FILE_SIZE = 2 * 1024 * 1024
 
@@ -702,7 +703,7 @@ def _save(
             )
             for g in games
         ]
-        report = audit.tournament_save_recorded(
+        report = tournament_save(
             tournament=t, entries=entries, games=rows, mode=TournamentMode.SWISS, user=user
         )
         return TrfImportResult(tournament=t, report=report, created=created, notes=notes)

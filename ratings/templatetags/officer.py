@@ -10,7 +10,7 @@ from django import template
 
 from ratings import permissions
 from ratings.audit_display import actor, change_lines, with_lines
-from ratings.services.audit import audit_trail as load_trail
+from ratings.selectors.audit import audit_trail as load_trail
 
 register = template.Library()
 

@@ -19,7 +19,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ratings import permissions
+from ratings import permissions, services
 from ratings.audit_display import with_lines
 from ratings.forms import (
     RESULT_TO_CELL,
@@ -38,8 +38,9 @@ from ratings.forms_public import SearchForm
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.models.player import Membership, Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
+from ratings.selectors import audit as audit_selectors
 from ratings.selectors import search
-from ratings.services import audit as audit_service
+from ratings.services import players as players_service
 from ratings.services.preview import later_tournaments, preview_tournament
 from ratings.services.recalculation import RecalculationReport
 
@@ -163,7 +164,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
         try:
-            audit_service.tournament_save_recorded(
+            services.tournament_save(
                 tournament=tournament, entries=[], games=[], mode=form.cleaned_data["mode"], user=request.user
             )
         except ValidationError as exc:
@@ -199,7 +200,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             head = form.save(commit=False)
             try:
-                report = audit_service.tournament_save_recorded(
+                report = services.tournament_save(
                     tournament=head, mode=form.cleaned_data["mode"], user=request.user
                 )
             except ValidationError as exc:
@@ -218,7 +219,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _trail(tournament_id: int):
-    return with_lines(audit_service.audit_trail(tournament_id=tournament_id))
+    return with_lines(audit_selectors.audit_trail(tournament_id=tournament_id))
 
 
 # --- delete ----------------------------------------------------------------------------------------------
@@ -231,7 +232,7 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
     players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     if request.method == "POST":
         name = str(tournament)
-        report = audit_service.tournament_delete_recorded(tournament=tournament, user=request.user)
+        report = services.tournament_delete(tournament=tournament, user=request.user)
         _store_report(
             request, title=_("Turnier „%(name)s“ gelöscht") % {"name": name}, tournament=None, report=report
         )
@@ -419,7 +420,7 @@ def _apply_actions(request: HttpRequest, tournament: Tournament, data: QueryDict
         form = NewPlayerForm(data, clubs=permissions.manageable_clubs(request.user))
         if form.is_valid():
             c = form.cleaned_data
-            player = audit_service.player_create(
+            player = players_service.player_create(
                 user=request.user,
                 surname=c["surname"],
                 first_name=c["first_name"],
@@ -580,7 +581,7 @@ def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
             ]
             entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(entry.players, start=1)]
             try:
-                report = audit_service.tournament_save_recorded(
+                report = services.tournament_save(
                     tournament=tournament,
                     entries=entries,
                     games=games,

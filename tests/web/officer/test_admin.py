@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from ratings.models import Game, Tournament
 from ratings.models.audit import AuditAction, AuditEvent
-from ratings.services.audit import tournament_delete_recorded
+from ratings.services import tournament_delete
 
 from .conftest import grid_data
 
@@ -18,7 +18,7 @@ def test_admin_restores_a_deleted_tournament(client, users, tournament, players)
         reverse("ratings:tournament-results", args=[tournament.pk]),
         grid_data(players, {(0, 1): "1"}, save="1"),
     )
-    tournament_delete_recorded(tournament=Tournament.objects.get(pk=tournament.pk), user=users["officer_a"])
+    tournament_delete(tournament=Tournament.objects.get(pk=tournament.pk), user=users["officer_a"])
     event = AuditEvent.objects.get(action=AuditAction.DELETE)
     client.force_login(users["admin"])
     changelist = reverse("admin:ratings_auditevent_changelist")

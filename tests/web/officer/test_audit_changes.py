@@ -18,7 +18,7 @@ from django.utils import translation
 from ratings.models import Evaluation, Game, Membership, Player, Tournament, TournamentEntry
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentEntryMode, TournamentMode
-from ratings.services.audit import tournament_delete_recorded, tournament_save_recorded
+from ratings.services import tournament_delete, tournament_save
 
 from .conftest import grid_data
 
@@ -58,7 +58,7 @@ def test_trail_shows_names_local_dates_yes_no_and_system(users, tree):
         organiser_club=tree["club_a"],
         rating_officer=users["officer_a"],
     )
-    tournament_save_recorded(tournament=t, entries=[], games=[], mode=TournamentMode.SWISS, user=None)
+    tournament_save(tournament=t, entries=[], games=[], mode=TournamentMode.SWISS, user=None)
     html = trail(users["officer_a"], tournament=t)
     assert "Ausrichter (Verein): – → SV Stuttgart (C0501)" in html
     assert "Beginn: – → 14.12.2025" in html
@@ -77,7 +77,7 @@ def test_trail_shows_names_local_dates_yes_no_and_system(users, tree):
 
     t.rated = False
     t.organiser_club = tree["club_b"]
-    tournament_save_recorded(tournament=t, user=users["officer_lv"])
+    tournament_save(tournament=t, user=users["officer_lv"])
     html = trail(users["officer_a"], tournament=t)
     assert "DWZ-gewertet: ja → nein" in html
     assert "Ausrichter (Verein): SV Stuttgart (C0501) → SF Ulm (C0601)" in html
@@ -86,7 +86,7 @@ def test_trail_shows_names_local_dates_yes_no_and_system(users, tree):
 
 def test_trail_dates_follow_the_language(users, tournament):
     tournament.end_date = datetime.date(2024, 3, 12)
-    tournament_save_recorded(tournament=tournament, user=users["officer_a"])
+    tournament_save(tournament=tournament, user=users["officer_a"])
     with translation.override("en"):
         html = trail(users["officer_a"], tournament=tournament)
     assert "03/10/2024 → 03/12/2024" in html
@@ -94,7 +94,7 @@ def test_trail_dates_follow_the_language(users, tournament):
 
 
 def test_deleted_club_falls_back_to_its_key(users, tournament):
-    tournament_save_recorded(tournament=tournament, user=users["officer_a"])
+    tournament_save(tournament=tournament, user=users["officer_a"])
     AuditEvent.objects.filter(object_id=tournament.pk).update(
         changes={"head": {"organiser_club_id": [999999, tournament.organiser_club_id]}}
     )
@@ -325,7 +325,7 @@ def test_restore_recomputes_the_evaluations(client, users, tournament, players):
     fields = ("player_id", "status", "dwz_old", "dwz_new", "index_new", "points", "expected", "performance")
     stored = sorted(Evaluation.objects.filter(tournament=tournament).values_list(*fields))
     assert len(stored) == 3
-    tournament_delete_recorded(tournament=Tournament.objects.get(pk=tournament.pk), user=users["officer_a"])
+    tournament_delete(tournament=Tournament.objects.get(pk=tournament.pk), user=users["officer_a"])
     assert not Evaluation.objects.filter(tournament_id=tournament.pk).exists()
     event = AuditEvent.objects.get(action=AuditAction.DELETE)
     client.force_login(users["admin"])
@@ -343,7 +343,7 @@ def test_restore_recomputes_the_evaluations(client, users, tournament, players):
 
 
 def test_admin_log_names_events_without_user_system(client, users, tournament):
-    tournament_save_recorded(tournament=tournament, user=None)
+    tournament_save(tournament=tournament, user=None)
     client.force_login(users["admin"])
     page = client.get(reverse("admin:ratings_auditevent_changelist")).content.decode()
     assert ">System<" in page

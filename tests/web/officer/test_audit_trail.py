@@ -5,7 +5,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template import engines
 from django.test import RequestFactory
 
-from ratings.services.audit import tournament_save_recorded
+from ratings.services import tournament_save
 
 from .conftest import grid_data  # noqa: F401 (fixtures module)
 
@@ -26,7 +26,7 @@ def render(user, tournament):
 
 def test_officer_sees_trail_and_links(users, tournament):
     tournament.name = "Umbenannt"
-    tournament_save_recorded(tournament=tournament, user=users["officer_a"])
+    tournament_save(tournament=tournament, user=users["officer_a"])
     html = render(users["officer_a"], tournament)
     assert "Änderungsprotokoll" in html
     assert "Name: Vereinsmeisterschaft → Umbenannt" in html

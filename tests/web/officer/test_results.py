@@ -11,7 +11,7 @@ from django.urls import reverse
 from ratings.models import Game, Player, Tournament, TournamentEntry
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentEntryMode
-from ratings.services.audit import tournament_restore
+from ratings.services import tournament_restore
 
 from .conftest import grid_data
 
