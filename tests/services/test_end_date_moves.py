@@ -8,7 +8,6 @@ from django.core.management import call_command
 
 from ratings.models import Evaluation, Game, Player, Restpartie, Tournament, TournamentEntry
 from ratings.services import ratings_verify, recalculate, tournament_save
-from ratings.services.audit import tournament_save_recorded
 from tests.factories import MembershipFactory
 from tests.services.builders import player, save_tournament, snapshot
 
@@ -31,13 +30,13 @@ def test_demo_open_moved_earlier_then_a_tournament_in_between_keeps_every_rating
     assert rated == 149
 
     open_.end_date = D(2026, 1, 3)
-    tournament_save_recorded(tournament=open_)
+    tournament_save(tournament=open_)
     assert _positions(open_) == {(D(2026, 1, 3), open_.code[-3:])}
     assert ratings_verify() == []
 
     first, second = [e.player for e in open_.entries.order_by("start_rank")[:2]]
     two = Tournament(name="Zwei Spieler", start_date=D(2026, 1, 5), end_date=D(2026, 1, 5))
-    tournament_save_recorded(
+    tournament_save(
         tournament=two,
         entries=[TournamentEntry(player=first, start_rank=1), TournamentEntry(player=second, start_rank=2)],
         games=[Game(round=1, white=first, black=second, result="1-0")],
