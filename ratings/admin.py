@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings import admin_dsb_list, admin_merge, admin_officer, services  # noqa: F401 - they register models
+from ratings.admin_messages import report_text
 from ratings.models import (
     Club,
     Evaluation,
@@ -49,21 +50,8 @@ class YearFilter(admin.SimpleListFilter):
 
 
 def _report_message(request, report) -> None:
-    if report is None:
-        return
-    changed = ", ".join(
-        f"{old or '–'} → {new or '–'}" for old, new in list(report.rating_changes.values())[:10]
-    )
-    messages.info(
-        request,
-        _("Neu ausgewertet: %(t)d Turniere; %(p)d DWZ geändert%(list)s (%(s).2f s).")
-        % {
-            "t": len(report.tournaments),
-            "p": len(report.rating_changes),
-            "list": f": {changed}" if changed else "",
-            "s": report.elapsed,
-        },
-    )
+    if report is not None:
+        messages.info(request, report_text(report))
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ratings.admin_messages import report_text
 from ratings.audit_display import actor as audit_actor
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import OfficerScope, TournamentEntryMode
@@ -68,8 +69,8 @@ class AuditEventAdmin(admin.ModelAdmin):
             else:
                 messages.success(
                     request,
-                    _("„%(name)s“ wiederhergestellt; %(t)d Turniere neu ausgewertet.")
-                    % {"name": tournament, "t": len(report.tournaments)},
+                    _("„%(name)s“ wiederhergestellt; %(report)s")
+                    % {"name": tournament, "report": report_text(report)},
                 )
 
     def has_restore_permission(self, request) -> bool:

@@ -3,6 +3,7 @@
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 # spec/formats.md §5 (decision): federation/district codes and club ZPS/VKZ codes.
@@ -70,6 +71,9 @@ class Organisation(models.Model):
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:organisation-detail", args=[self.code])
+
     @property
     def level(self) -> int:
         """0 = DSB, 1 = Landesverband, 2 = Bezirk/Kreis (deeper nesting counts on)."""
@@ -96,3 +100,6 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.zps})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:club-detail", args=[self.zps])

@@ -5,6 +5,7 @@ import re
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Exists, F, OuterRef, Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import FideTitle, PlayerStatus, Sex
@@ -107,6 +108,9 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:player-detail", args=[self.key])
 
     @property
     def name(self) -> str:

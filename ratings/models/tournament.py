@@ -6,6 +6,7 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Exists, F, OuterRef, Q
 from django.db.models.functions import Substr
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import BYE_RESULTS, ResultCode
@@ -116,6 +117,9 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})" if self.code else self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("ratings:tournament-detail", args=[self.pk])
 
     @property
     def tiebreak_codes(self) -> list[str]:

@@ -3,16 +3,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from ratings.views import officer, officer_import, officer_merge
+from ratings.views import accounts, officer, officer_import, officer_merge
 
 urlpatterns = [
-    path(
-        "anmelden/",
-        auth_views.LoginView.as_view(
-            template_name="registration/login.html", redirect_authenticated_user=True
-        ),
-        name="login",
-    ),
+    path("anmelden/", accounts.LoginView.as_view(), name="login"),
     path("abmelden/", officer.logout_view, name="logout"),
     path(
         "passwort/",
@@ -26,6 +20,18 @@ urlpatterns = [
         "passwort/geaendert/",
         auth_views.PasswordChangeDoneView.as_view(template_name="registration/password_change_done.html"),
         name="password-change-done",
+    ),
+    path("passwort/vergessen/", accounts.PasswordResetView.as_view(), name="password-reset"),
+    path(
+        "passwort/vergessen/gesendet/", accounts.PasswordResetDoneView.as_view(), name="password-reset-done"
+    ),
+    path(
+        "passwort/neu/<uidb64>/<token>/",
+        accounts.PasswordResetConfirmView.as_view(),
+        name="password-reset-confirm",
+    ),
+    path(
+        "passwort/neu/fertig/", accounts.PasswordResetCompleteView.as_view(), name="password-reset-complete"
     ),
     path("referent/", officer.dashboard, name="officer-dashboard"),
     path("referent/bericht/", officer.report_view, name="officer-report"),

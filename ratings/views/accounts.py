@@ -1,0 +1,43 @@
+"""Accounts: login (officers land on "Meine Turniere") and password reset by mail, on Django's auth views.
+
+The reset mail goes through the configured mail backend: the console in development, SMTP from the
+DJANGO_EMAIL_* variables in production (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import reverse, reverse_lazy
+
+from ratings import permissions
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self) -> str:
+        """Without a ``next``: officers to their tournaments, everybody else to the home page."""
+        if permissions.is_officer(self.request.user):
+            return reverse("ratings:officer-dashboard")
+        return super().get_default_redirect_url()
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "registration/password_reset_form.html"
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+    success_url = reverse_lazy("ratings:password-reset-done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "registration/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "registration/password_reset_confirm.html"
+    success_url = reverse_lazy("ratings:password-reset-complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "registration/password_reset_complete.html"
