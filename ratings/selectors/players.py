@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, Prefetch
 
+from ratings.enums import AdjustmentKind
 from ratings.models import Evaluation, Membership, Player, RatingAdjustment
 
 
@@ -20,6 +21,7 @@ class HistoryRow:
     kind: str  # "evaluation" or "adjustment"
     evaluation: Evaluation | None = None
     adjustment: RatingAdjustment | None = None
+    before: int | None = None  # an Umstufung's DWZ before it (the stored value of the previous row)
 
     @property
     def dwz_after(self) -> int | None:
@@ -36,7 +38,13 @@ class HistoryRow:
     @property
     def change(self) -> int | None:
         e = self.evaluation
-        if e is None or e.dwz_new is None or e.dwz_old is None:
+        if e is None:
+            a = self.adjustment
+            umstufung = a is not None and a.kind == AdjustmentKind.UMSTUFUNG
+            return (
+                a.dwz - self.before if umstufung and a.dwz is not None and self.before is not None else None
+            )
+        if e.dwz_new is None or e.dwz_old is None:
             return None
         return e.dwz_new - e.dwz_old
 
@@ -66,10 +74,15 @@ def history(*, player: Player) -> list[HistoryRow]:
     events.sort(key=lambda item: item[0])
     rows = [row for _key, row in events]
     number = 0
+    last: int | None = None
     for row in rows:
         if row.evaluation is not None and row.evaluation.changes_rating:
             number += 1
             row.number = number
+        if row.evaluation is None:
+            row.before = last
+        if row.dwz_after is not None and (row.evaluation is None or row.evaluation.changes_rating):
+            last = row.dwz_after
     return rows
 
 

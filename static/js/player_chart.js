@@ -11,6 +11,10 @@
   const style = getComputedStyle(document.documentElement);
   const primary = style.getPropertyValue("--bs-primary").trim() || "#0d6efd";
   const secondary = style.getPropertyValue("--bs-warning").trim() || "#ffc107";
+  // A single evaluation: a visible point in the middle with its date below and a sensible y range.
+  const single = points.length === 1;
+  const values = points.flatMap((p) => [p.dwz, p.performance]).filter((v) => v !== null && v !== undefined);
+  const yRange = single ? { suggestedMin: Math.min(...values) - 100, suggestedMax: Math.max(...values) + 100 } : {};
   const chart = new Chart(canvas, {
     type: "line",
     data: {
@@ -22,7 +26,7 @@
           borderColor: primary,
           backgroundColor: primary,
           tension: 0.15,
-          pointRadius: 3,
+          pointRadius: single ? 6 : 3,
         },
         {
           label: canvas.dataset.labelPerformance,
@@ -50,9 +54,9 @@
         },
       },
       scales: {
-        x: { ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 6 } },
+        x: { offset: single, ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 6 } },
         // Ratings are printed without a thousands separator (1850, not 1.850).
-        y: { ticks: { callback: (value) => String(value) } },
+        y: { ...yRange, ticks: { callback: (value) => String(value) } },
       },
     },
   });

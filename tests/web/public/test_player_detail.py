@@ -2,6 +2,7 @@
 
 import datetime
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -9,6 +10,16 @@ from django.urls import reverse
 from ratings.enums import AdjustmentKind
 from ratings.models import RatingAdjustment
 from ratings.services import adjustment_save
+
+
+def card_rows(html: str) -> list[list[list[str]]]:
+    """The history table's body: per row, per cell, the words of its text."""
+    body = html[html.index('id="history-table"') :]
+    body = body[body.index("<tbody>") : body.index("</tbody>")]
+    return [
+        [re.sub(r"<[^>]+>", " ", cell.split(">", 1)[1]).split() for cell in tr.split("<td")[1:]]
+        for tr in body.split("<tr")[1:]
+    ]
 
 
 def url(player):
@@ -44,8 +55,51 @@ def test_history_row_matches_spec_example_e2(client, e2):
     )
     assert rows[1].change == 9
     html = response.content.decode()
-    for cell in ("3/5", "2,776", "E 15", "1808", "1886", "+9", 'href="/turniere/'):
-        assert cell in html, cell
+    text = next(row for row in card_rows(html) if "Maiturnier" in row[2])
+    # Nr., Ende, Turnier (code), Ro, Pkt., Par., We, E/K, Gegn., Lstg., DWZ neu, ±
+    assert text[0] == ["1"] and text[1] == ["12.05.2019"]
+    assert "Maiturnier" in text[2] and "1919-C05-MAI" in text[2]
+    assert [t[0] for t in text[3:]] == ["1850-3", "3", "5", "2,776", "15", "1808", "1886", "1859-4", "+9"]
+    assert 'href="/turniere/' in html
+
+
+def test_card_columns_and_umstufung_row(client, e2):
+    player = e2["player"]
+    adjustment_save(
+        adjustment=RatingAdjustment(
+            player=player, kind=AdjustmentKind.UMSTUFUNG, dwz=1901, index=4, date=datetime.date(2026, 6, 8)
+        )
+    )
+    html = client.get(url(player)).content.decode()
+    head = html[html.index('id="history-table"') :]
+    head = head[: head.index("</thead>")]
+    labels = [re.sub(r"<[^>]+>", "", h.split(">", 1)[1]).strip() for h in head.split("<th ")[1:]]
+    assert labels == [
+        "Nr.",
+        "Ende",
+        "Turnier",
+        "Ro",
+        "Pkt.",
+        "Par.",
+        "We",
+        "E/K",
+        "Gegn.",
+        "Lstg.",
+        "DWZ neu",
+        "±",
+    ]
+    umstufung = html[html.index('class="table-warning umstufung"') :]
+    umstufung = umstufung[: umstufung.index("</tr>")]
+    assert "Umstufung 2026" in umstufung and "08.06.2026" in umstufung
+    assert ">1859<" in umstufung and "1901-4" in umstufung and "+42" in umstufung
+
+
+def test_chart_with_one_point_says_so(client, federation):
+    from tests.web.public.builders import make_player
+
+    player = make_player(surname="Einzel", first_name="Eva", dwz=1500, index=1)
+    html = client.get(url(player)).content.decode()
+    assert 'id="dwz-chart"' in html and 'id="chart-single"' in html and "DWZ 1500" in html
 
 
 def test_chart_data_via_json_script(client, e2):

@@ -222,3 +222,17 @@ def test_scoresheet_wo2026_shows_the_we_of_the_unrounded_sum(client, e12):
     sheet = html[html.index(f'id="scoresheet-{r3.number}"') :]
     sheet = sheet[: sheet.index("</details>")]
     assert "2,160" in sheet and "2,162" in sheet and "ungerundeten P" in sheet
+
+
+def test_rating_officer_by_full_name_never_by_login(client, e2):
+    from django.contrib.auth import get_user_model
+
+    tournament = e2["tournament"]
+    officer = get_user_model().objects.create_user(username="wr_login_7", password="x" * 12)
+    tournament.rating_officer = officer
+    tournament.save(update_fields=["rating_officer"])
+    assert "wr_login_7" not in client.get(url(tournament)).content.decode()
+    officer.first_name, officer.last_name = "Klara", "Schach"
+    officer.save()
+    html = client.get(url(tournament)).content.decode()
+    assert "Klara Schach" in html and "wr_login_7" not in html

@@ -1,0 +1,59 @@
+"""Card, tournament and list pages at a phone's and a laptop's width: no sideways scrolling of the page, every
+column shown reachable inside the table's own scroll box; the chart of a single evaluation."""
+
+import pytest
+from playwright.sync_api import expect
+
+from ratings.models import Tournament
+from tests.browser.test_public_pages import collect_errors, data  # noqa: F401 - the fixture
+from tests.web.public.builders import make_player
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+REACHABLE = """(selector) => {
+  const table = document.querySelector(selector);
+  const box = table.closest('.table-responsive') || table.parentElement;
+  box.scrollLeft = box.scrollWidth;
+  const shown = [...table.querySelectorAll('thead th')].filter((th) => th.offsetWidth > 0);
+  const last = shown[shown.length - 1].getBoundingClientRect();
+  return last.right <= window.innerWidth + 1;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_public_pages_fit_the_width(live_server, browser, data, width):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="de-DE")
+    page = context.new_page()
+    errors = collect_errors(page)
+    tournament = Tournament.objects.get(name="Maiturnier")
+    pages = [
+        (f"/spieler/{data['hans'].key}/", "#history-table"),
+        (f"/turniere/{tournament.pk}/", "#standings-table"),
+        ("/ranglisten/", "table"),
+        ("/vereine/C0501/", "table"),
+    ]
+    for path, table in pages:
+        page.goto(live_server.url + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+        assert page.evaluate(REACHABLE, table), (path, table)
+    # On the card, Pkt./Par., We and Lstg. are columns of the table (scrolled to, not hidden).
+    page.goto(live_server.url + f"/spieler/{data['hans'].key}/")
+    for label in ("Pkt.", "Par.", "We", "Lstg."):
+        expect(page.locator("#history-table thead").get_by_text(label, exact=True)).to_be_attached()
+        cell = page.locator("#history-table thead th", has_text=label).first
+        assert cell.evaluate("el => getComputedStyle(el).display") != "none", label
+    assert errors == []
+    context.close()
+
+
+def test_chart_with_one_evaluation_shows_one_point(live_server, page, db):
+    player = make_player(surname="Einzel", first_name="Eva", dwz=1500, index=1)
+    errors = collect_errors(page)
+    page.goto(live_server.url + f"/spieler/{player.key}/")
+    expect(page.locator("#dwz-chart")).to_have_attribute("data-ready", "1")
+    expect(page.locator("#chart-single")).to_contain_text("DWZ 1500")
+    script = "Chart.getChart(document.getElementById('dwz-chart'))"
+    assert page.evaluate(f"{script}.data.datasets[0].data") == [1500]
+    scale = page.evaluate(f"(() => {{ const y = {script}.scales.y; return [y.min, y.max]; }})()")
+    assert scale[0] < 1500 < scale[1]
+    assert errors == []
