@@ -16,11 +16,12 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
 from django.utils.translation import gettext_lazy as _
 
+from ratings.dwz.codes import normalise_code
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS, ResultCode, Sex
 from ratings.models.federation import Club
 from ratings.models.officer import TournamentMode
 from ratings.models.player import Player
-from ratings.models.tournament import TOURNAMENT_CODE_RE, Tournament
+from ratings.models.tournament import Tournament, tournament_code_validator
 
 # ---------------------------------------------------------------------------------------------------------
 # Tournament head
@@ -44,8 +45,10 @@ class TournamentHeadForm(forms.ModelForm):
 
     def __init__(self, *args, clubs, organisations, mode: str | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["code"].help_text = _("Optional, Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1.")
-        self.fields["code"].validators = []  # checked after upper-casing, in clean_code
+        self.fields["code"].help_text = _(
+            "Optional, Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1, oder die UUID des Turniers im DSB-Portal."
+        )
+        self.fields["code"].validators = []  # checked after normalising the case, in clean_code
         self.fields["rounds"].validators.append(MinValueValidator(1))
         self.fields["rounds"].widget.attrs["min"] = 1
         choices: list[tuple[str, str]] = [("", "---------")]
@@ -80,10 +83,10 @@ class TournamentHeadForm(forms.ModelForm):
         )
 
     def clean_code(self) -> str | None:
-        code = (self.cleaned_data.get("code") or "").strip().upper()
+        code = normalise_code(self.cleaned_data.get("code") or "")
         if not code:
             return None
-        RegexValidator(TOURNAMENT_CODE_RE, _("Turniercode im Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1."))(code)
+        tournament_code_validator(code)
         return code
 
     def _post_clean(self) -> None:

@@ -6,6 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ratings.dwz.codes import normalise_code
 from ratings.models import Club, Organisation
 from ratings.models.tournament import Tournament
 from ratings.services.trf_import import MAX_FILE_SIZE
@@ -73,6 +74,10 @@ class TrfHeadForm(forms.ModelForm):
             "zps"
         )
         self.fields["code"].required = False
+
+    def clean_code(self) -> str | None:
+        # The model's validator runs later, on the stored form (a UUID in lower case).
+        return normalise_code(self.cleaned_data.get("code") or "") or None
 
     def clean_organiser(self) -> Club | Organisation | None:
         value = self.cleaned_data.get("organiser") or ""

@@ -1,7 +1,7 @@
 """Chronological replay of many tournaments on top of :func:`evaluate` (spec §9, WO 2.2.3 / 3.7). Pure Python.
 
-The replay walks *events* in the official order: tournaments (by end date, code suffix ``KKK`` with coded
-before uncoded, creation order) and dated rating adjustments (a value set on date D applies before every
+The replay walks *events* in the official order: tournaments (by end date, code suffix ``KKK`` with DSB-coded
+before the others, creation order) and dated rating adjustments (a value set on date D applies before every
 tournament ending on or after D). Each player carries a :class:`PlayerState` from event to event.
 
 Incremental mode: the caller passes the *stored* results of the tournaments (what the database holds) and
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ratings.dwz import evaluate  # the public engine API (the package is imported first)
 
+from .codes import order_suffix
 from .first_rating import restpartie_valid
 from .types import (
     GameInput,
@@ -38,10 +39,11 @@ OrderKey = tuple[datetime.date, int, int, str, int]
 
 
 def tournament_order(end_date: datetime.date, code: str | None, creation: int) -> OrderKey:
-    """Spec §9: end date, then KKK (the last three characters of the code), coded before uncoded, then
-    creation order."""
-    if code:
-        return (end_date, 1, 0, code[-3:], creation)
+    """Spec §9, §16: end date, then KKK (the last three characters of a DSB code), DSB-coded before the
+    others (a portal UUID or no code), then creation order."""
+    suffix = order_suffix(code)
+    if suffix is not None:
+        return (end_date, 1, 0, suffix, creation)
     return (end_date, 1, 1, "", creation)
 
 

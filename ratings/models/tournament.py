@@ -4,26 +4,29 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models import Exists, F, OuterRef, Q
-from django.db.models.functions import Substr
+from django.db.models import Case, Exists, F, OuterRef, Q, When
+from django.db.models.functions import Length, Substr
+from django.db.models.lookups import Exact
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from ratings.dwz.codes import CODE_MAX_LENGTH, DSB_CODE_LENGTH, TOURNAMENT_CODE_RE
 from ratings.enums import BYE_RESULTS, ResultCode
 
 from .federation import Club, Organisation
 from .player import Player
 
-# spec/formats.md §4: YYWW-ZZZ-KKK
-TOURNAMENT_CODE_RE = r"^(?:[0-9]{2}|[A-Z][0-9])(?:0[1-9]|[1-4][0-9]|5[0-3])-[0-9A-Z]{3}-[0-9A-Z]{3}$"
-tournament_code_validator = RegexValidator(
-    TOURNAMENT_CODE_RE, _("Turniercode im Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1.")
+TOURNAMENT_CODE_MESSAGE = _(
+    "Turniercode im Format YYWW-ZZZ-KKK (z. B. C524-C05-VM1) oder die UUID des DSB-Portals "
+    "(z. B. 019f75b9-af1b-77c0-8e1a-3c5d2b7f9a10)."
 )
+tournament_code_validator = RegexValidator(TOURNAMENT_CODE_RE, TOURNAMENT_CODE_MESSAGE)
 
 
 class TournamentQuerySet(models.QuerySet):
     def in_evaluation_order(self):
-        """Spec §9: end date, then code suffix KKK (coded before uncoded), then creation order."""
+        """Spec §9, §16: end date, then the KKK of a DSB code (DSB-coded before the others: a portal UUID or
+        no code), then creation order."""
         return self.order_by("end_date", F("code_suffix").asc(nulls_last=True), "pk")
 
     def rated(self):
@@ -39,15 +42,18 @@ class TournamentQuerySet(models.QuerySet):
 class Tournament(models.Model):
     code = models.CharField(
         _("Turniercode"),
-        max_length=12,
+        max_length=CODE_MAX_LENGTH,
         unique=True,
         null=True,
         blank=True,
         validators=[tournament_code_validator],
     )
-    # KKK of the code: the tie-break among tournaments with the same end date (WO 4.3.3).
+    # KKK of a DSB code: the tie-break among tournaments with the same end date (WO 4.3.3); NULL for a
+    # portal UUID (spec §16) and without a code. Valid codes of this length are DSB codes.
     code_suffix = models.GeneratedField(
-        expression=Substr("code", 10, 3),
+        expression=Case(
+            When(Exact(Length("code"), DSB_CODE_LENGTH), then=Substr("code", 10, 3)), default=None
+        ),
         output_field=models.CharField(max_length=3, null=True),
         db_persist=True,
         verbose_name=_("Code-Suffix"),

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
+from ratings.dwz.codes import TOURNAMENT_CODE_RE, normalise_code
 from ratings.dwz.contract import ContractError, _date, _describe, _is_int, parse_tournament
 from ratings.enums import AdjustmentKind, EvaluationStatus, Sex
 from ratings.models import (
@@ -23,7 +24,6 @@ from ratings.models import (
 )
 from ratings.models.federation import CLUB_ZPS_RE
 from ratings.models.player import is_player_key
-from ratings.models.tournament import TOURNAMENT_CODE_RE
 
 from .adjustments import adjustment_save, player_recalculate
 from .recalculation import RecalculationReport, lock_ratings
@@ -73,6 +73,10 @@ def _string_errors(value: object, field: str, max_length: int | None) -> list[st
     return []
 
 
+def _is_tournament_code(code: str) -> bool:
+    return re.fullmatch(TOURNAMENT_CODE_RE, normalise_code(code)) is not None
+
+
 def _stored_field_errors(data: object) -> list[str]:
     """Check what the import stores beyond the contract: types, ranges, lengths, NUL bytes, clubs, codes.
 
@@ -86,8 +90,10 @@ def _stored_field_errors(data: object) -> list[str]:
         code = t.get("code")
         code_errors = _string_errors(code, "tournament.code", None)
         errors += code_errors
-        if not code_errors and code is not None and not re.fullmatch(TOURNAMENT_CODE_RE, code):
-            errors.append(f"tournament.code: not a tournament code YYWW-ZZZ-KKK: {_describe(code)}")
+        if not code_errors and code is not None and not _is_tournament_code(code):
+            errors.append(
+                f"tournament.code: not a tournament code (YYWW-ZZZ-KKK or a portal UUID): {_describe(code)}"
+            )
         errors += _string_errors(t.get("name"), "tournament.name", _TOURNAMENT_NAME_MAX)
         errors += _string_errors(t.get("place"), "tournament.place", _PLACE_MAX)
         start = t.get("start_date")
@@ -151,8 +157,9 @@ def tournament_parse(data: object, *, source: str = "") -> ParsedTournament:
     if errors or parsed is None:
         raise TournamentFileError(errors)
     assert isinstance(data, dict)
-    name = parsed.name or parsed.code or f"Turnier {parsed.end_date.isoformat()}"
-    return ParsedTournament(data, parsed.end_date, parsed.code, name)
+    code = normalise_code(parsed.code) if parsed.code else None
+    name = parsed.name or code or f"Turnier {parsed.end_date.isoformat()}"
+    return ParsedTournament(data, parsed.end_date, code, name)
 
 
 def _split_name(name: str | None, key: str) -> tuple[str, str]:

@@ -27,6 +27,7 @@ from django.db.models.functions import Cast, Round
 from django.utils import timezone
 
 from ratings.dwz import evaluate, sets_rating
+from ratings.dwz.codes import order_suffix
 from ratings.dwz.replay import (
     AdjustmentEvent,
     Event,
@@ -515,7 +516,7 @@ class _Decimals(dict):
 
 def _evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult, decimals: _Decimals):
     evaluations, restpartien = [], []
-    suffix = event.code[-3:] if event.code else None
+    suffix = order_suffix(event.code)
     end_date, edition = event.end_date, result.edition
     for pr in result.players:
         player_id = int(pr.id)
@@ -798,7 +799,7 @@ def earliest(*orders: OrderKey | None) -> OrderKey | None:
 def _position_problems(tid: int, event: TournamentEvent, edition: str, rows: dict[str, tuple]) -> list[str]:
     """Stored copies of the tournament's position (end date, code suffix) and edition that differ from
     what a replay would write: stale positions mislead every later incremental recalculation."""
-    want = (event.end_date, event.code[-3:] if event.code else None, edition)
+    want = (event.end_date, order_suffix(event.code), edition)
     problems = []
     for player_id, have in sorted(rows.items()):
         for name, a, b in zip(("end_date", "code_suffix", "edition"), have, want, strict=True):

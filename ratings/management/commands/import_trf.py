@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from ratings.dwz.codes import normalise_code
 from ratings.models import Club
 from ratings.services.trf_import import (
     TrfImportError,
@@ -36,7 +37,9 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="show the evaluation, save nothing")
         parser.add_argument("--create-unknown", action="store_true", help="create players not found")
         parser.add_argument("--organiser", help="ZPS of the organising club or code of the organisation")
-        parser.add_argument("--code", help="tournament code (YYWW-ZZZ-KKK); one file only")
+        parser.add_argument(
+            "--code", help="tournament code (YYWW-ZZZ-KKK or the DSB portal's UUID); one file only"
+        )
         parser.add_argument("--date-order", choices=["dmy", "mdy"], help="how to read dates like 08/04/2018")
 
     def handle(self, *args, **options) -> None:
@@ -66,7 +69,7 @@ class Command(BaseCommand):
                 continue
             matches = trf_match(tournament)
             head = head_from_file(tournament)
-            head.code = options["code"] or None
+            head.code = normalise_code(options["code"]) if options["code"] else None
             attach_stored_ratings(matches, head)
             decisions = decisions_from_matches(matches, create_unknown=options["create_unknown"])
             for m in matches:
