@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, evaluate
+from ratings.dwz import GameInput, PlayerInput, RestpartieValue, TournamentInput, evaluate
 
 
 def _result(rnd: random.Random, white: int, black: int) -> str:
@@ -73,7 +73,7 @@ def generate(n: int, seed: int) -> list[TournamentInput]:
                 players.append(PlayerInput(f"p{i}", birth, fide_elo=max(1000, s)))
             else:
                 rps = tuple(
-                    Restpartie(
+                    RestpartieValue(
                         rnd.randint(900, 2200),
                         rnd.choice((0, 500, 1000)),
                         end - datetime.timedelta(days=rnd.randint(1, 900)),

@@ -14,7 +14,7 @@ Usage (from the repository root; prints one JSON line per measurement):
     .venv/bin/python bench/import_dsb.py --db postgres         # PostgreSQL (DATABASE_URL or dwz_dsblist)
     .venv/bin/python bench/import_dsb.py --rows 20000
 
-The target (issue: 100,000 rows in at most 60 s on SQLite and on PostgreSQL) is the first import.
+The target (100,000 rows in at most 60 s on SQLite and on PostgreSQL) is the first import.
 """
 
 from __future__ import annotations

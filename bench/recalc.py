@@ -1,4 +1,4 @@
-"""Benchmark of the chronological recalculation (issue 4).
+"""Benchmark of the chronological recalculation.
 
 Generates a seeded synthetic federation (clubs, players, tournaments over several years: club round robins
 and Swiss opens of realistic sizes) at a given number of player-evaluations, then times

@@ -1,4 +1,4 @@
-"""Admin for the officer models (issue 6): scopes, entry modes, the audit log with "restore" for deleted
+"""Admin for the officer models: scopes, entry modes, the audit log with "restore" for deleted
 tournaments. Imported by ``ratings/admin.py``."""
 
 from __future__ import annotations

@@ -1,7 +1,13 @@
-"""Choices shared by models, services, forms and tables (no Django model imports here)."""
+"""Choices shared by models, services, forms and tables (no Django model imports here).
+
+Where the engine has the enum (result codes, evaluation status, rule edition), the choices take its values,
+so the two cannot drift apart; the Django side only adds the labels.
+"""
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from ratings.dwz import types as engine
 
 
 class Sex(models.TextChoices):
@@ -29,12 +35,12 @@ class FideTitle(models.TextChoices):
 class ResultCode(models.TextChoices):
     """Result of one pairing. The six contract codes (spec §3) plus byes, which have no black player."""
 
-    WHITE_WINS = "1-0", "1-0"
-    BLACK_WINS = "0-1", "0-1"
-    DRAW = "1/2-1/2", "½-½"
-    WHITE_WINS_FORFEIT = "+-", _("+- (kampflos für Weiß)")
-    BLACK_WINS_FORFEIT = "-+", _("-+ (kampflos für Schwarz)")
-    DOUBLE_FORFEIT = "--", _("-- (beide kampflos verloren)")
+    WHITE_WINS = engine.Result.WHITE_WINS.value, "1-0"
+    BLACK_WINS = engine.Result.BLACK_WINS.value, "0-1"
+    DRAW = engine.Result.DRAW.value, "½-½"
+    WHITE_WINS_FORFEIT = engine.Result.WHITE_WINS_FORFEIT.value, _("+- (kampflos für Weiß)")
+    BLACK_WINS_FORFEIT = engine.Result.BLACK_WINS_FORFEIT.value, _("-+ (kampflos für Schwarz)")
+    DOUBLE_FORFEIT = engine.Result.DOUBLE_FORFEIT.value, _("-- (beide kampflos verloren)")
     BYE = "+", _("spielfrei (1 Punkt)")
     HALF_POINT_BYE = "H", _("Halbpunkt-Freilos")
     FULL_POINT_BYE = "F", _("Vollpunkt-Freilos")
@@ -42,10 +48,8 @@ class ResultCode(models.TextChoices):
     ZERO_POINT_BYE = "Z", _("Nullpunkt-Freilos")
 
 
-PLAYED_RESULTS: frozenset[str] = frozenset({ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW})
-FORFEIT_RESULTS: frozenset[str] = frozenset(
-    {ResultCode.WHITE_WINS_FORFEIT, ResultCode.BLACK_WINS_FORFEIT, ResultCode.DOUBLE_FORFEIT}
-)
+PLAYED_RESULTS: frozenset[str] = engine.PLAYED_RESULTS
+FORFEIT_RESULTS: frozenset[str] = engine.FORFEIT_RESULTS
 # Pairings with two players (these reach the engine; forfeits are dropped there).
 PAIRING_RESULTS: frozenset[str] = PLAYED_RESULTS | FORFEIT_RESULTS
 BYE_RESULTS: frozenset[str] = frozenset(
@@ -60,14 +64,14 @@ BYE_RESULTS: frozenset[str] = frozenset(
 
 
 class EvaluationStatus(models.TextChoices):
-    RATED = "rated", _("ausgewertet")
-    FIRST = "first", _("Erst-DWZ")
-    NOT_RATED = "not_rated", _("nicht ausgewertet")
+    RATED = engine.Status.RATED.value, _("ausgewertet")
+    FIRST = engine.Status.FIRST.value, _("Erst-DWZ")
+    NOT_RATED = engine.Status.NOT_RATED.value, _("nicht ausgewertet")
 
 
 class Edition(models.TextChoices):
-    CLASSIC = "classic", _("klassisch (bis 07.06.2026)")
-    WO2026 = "wo2026", _("WO 2026 (ab 08.06.2026)")
+    CLASSIC = engine.EditionName.CLASSIC.value, _("klassisch (bis 07.06.2026)")
+    WO2026 = engine.EditionName.WO2026.value, _("WO 2026 (ab 08.06.2026)")
 
 
 class AdjustmentKind(models.TextChoices):

@@ -16,7 +16,7 @@ from .types import (
     GameInput,
     PlayerInput,
     PlayerResult,
-    Restpartie,
+    RestpartieValue,
     TournamentInput,
     TournamentResult,
 )
@@ -81,7 +81,7 @@ def _rating(
     return int(value)
 
 
-def _restpartien(value: object, field: str, errors: list[str]) -> tuple[Restpartie, ...]:
+def _restpartien(value: object, field: str, errors: list[str]) -> tuple[RestpartieValue, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
@@ -100,7 +100,7 @@ def _restpartien(value: object, field: str, errors: list[str]) -> tuple[Restpart
             errors.append(f"{f}.score: must be 0, 0.5 or 1, got {_describe(score)}")
         end = _date(item.get("end_date"), f"{f}.end_date", errors)
         if len(errors) == n_before and rating is not None and end is not None:
-            result.append(Restpartie(opponent_rating=rating, score=_SCORES[score], end_date=end))
+            result.append(RestpartieValue(opponent_rating=rating, score=_SCORES[score], end_date=end))
     return tuple(result)
 
 

@@ -36,7 +36,7 @@ from .types import (
     WHITE_SCORE,
     PlayerInput,
     PlayerResult,
-    Restpartie,
+    RestpartieValue,
     Status,
     TournamentInput,
     TournamentResult,
@@ -104,7 +104,7 @@ class _Field:
         self.opps: list[list[int]] = [[] for _ in range(self.m)]
         self.scores: list[list[int]] = [[] for _ in range(self.m)]
         self._read_games()
-        self.rps: dict[int, list[Restpartie]] = {}
+        self.rps: dict[int, list[RestpartieValue]] = {}
         self.stage1: list[int] = []
         self.stage2: list[int] = []
         self.auswahl1 = self.rated[:]
@@ -388,7 +388,7 @@ def _not_rated_result(f: _Field, state: _State, i: int) -> PlayerResult:
     """Spec §6.10: every played game against an Auswahl-I player becomes a Restpartie."""
     end = f.t.end_date
     handed = tuple(
-        Restpartie(state.entry[o], s, end)
+        RestpartieValue(state.entry[o], s, end)
         for o, s in zip(f.opps[i], f.scores[i], strict=True)
         if f.auswahl1[o]
     )

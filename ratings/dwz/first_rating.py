@@ -13,10 +13,12 @@ from .editions import COMMON, CommonParameters, Edition
 from .expectation import rating_difference_for
 from .rounding import rhu
 from .search import solve
-from .types import Restpartie
+from .types import RestpartieValue
 
 
-def restpartie_valid(rp: Restpartie, end_date: datetime.date, years: int = COMMON.restpartien_years) -> bool:
+def restpartie_valid(
+    rp: RestpartieValue, end_date: datetime.date, years: int = COMMON.restpartien_years
+) -> bool:
     """rp.end_date <= end_date <= rp.end_date + years, compared as (year, month, day) tuples.
 
     Comparing tuples instead of adding years to a date makes 29 Feb + 2 years act as 28 Feb (the game

@@ -27,7 +27,7 @@ from .types import (
     GameInput,
     PlayerInput,
     PlayerResult,
-    Restpartie,
+    RestpartieValue,
     Status,
     TournamentInput,
     TournamentResult,
@@ -61,7 +61,7 @@ class PlayerState:
     dwz: int | None = None
     index: int | None = None
     fide_elo: int | None = None  # start value; used only while there is no DWZ
-    restpartien: tuple[Restpartie, ...] = ()
+    restpartien: tuple[RestpartieValue, ...] = ()
 
     @property
     def has_dwz(self) -> bool:

@@ -54,7 +54,7 @@ class EditionName(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Restpartie:
+class RestpartieValue:
     """A game of an unrated player kept for a later first rating (spec §6.1, §6.10)."""
 
     opponent_rating: int
@@ -69,7 +69,7 @@ class PlayerInput:
     dwz: int | None = None
     index: int | None = None  # only meaningful together with dwz; missing = 0
     fide_elo: int | None = None  # used only without dwz (take-over)
-    restpartien: tuple[Restpartie, ...] = ()  # used only without dwz and fide_elo
+    restpartien: tuple[RestpartieValue, ...] = ()  # used only without dwz and fide_elo
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,7 @@ class PlayerResult:
     performance: int | None
     dwz_new: int | None
     index_new: int | None
-    restpartien: tuple[Restpartie, ...]
+    restpartien: tuple[RestpartieValue, ...]
     fide_takeover: bool = False
     # The rating with which the player entered his opponents' We (spec §3): R0, Rh for an Ausnahmespieler
     # (§7.4), the final first rating for a `first` player; None for a `not_rated` player. Also set for a

@@ -15,11 +15,10 @@ from decimal import Decimal
 
 from ratings.dwz import evaluate, sets_rating
 from ratings.dwz.replay import OrderKey, PlayerState, adjustment_order, tournament_order
-from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, Restpartie, TournamentInput
+from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, RestpartieValue, TournamentInput
 from ratings.enums import PAIRING_RESULTS, AdjustmentKind
 from ratings.models.adjustment import RatingAdjustment
-from ratings.models.evaluation import Evaluation
-from ratings.models.evaluation import Restpartie as RestpartieRow
+from ratings.models.evaluation import Evaluation, Restpartie
 from ratings.models.player import Player
 from ratings.models.tournament import Tournament, TournamentEntry
 
@@ -75,9 +74,9 @@ def rating_states_before(*, tournament: Tournament, player_ids: Iterable[int]) -
         states[pk] = PlayerState(dwz, index, fide)
     unrated = [pk for pk, s in states.items() if s.dwz is None and s.fide_elo is None]
     if unrated:
-        found: dict[int, list[tuple[OrderKey, int, Restpartie]]] = defaultdict(list)
+        found: dict[int, list[tuple[OrderKey, int, RestpartieValue]]] = defaultdict(list)
         oldest = datetime.date(max(tournament.end_date.year - 2, 1), 1, 1)
-        rows = RestpartieRow.objects.filter(
+        rows = Restpartie.objects.filter(
             player_id__in=unrated, end_date__gte=oldest, end_date__lte=tournament.end_date
         ).values_list(
             "player_id", "tournament_id", "tournament__code", "seq", "opponent_rating", "score", "end_date"
@@ -85,7 +84,7 @@ def rating_states_before(*, tournament: Tournament, player_ids: Iterable[int]) -
         for player_id, tid, code, seq, opp, score, end in rows:
             order = _stored_order(end, code, tid)
             if order < before:
-                found[player_id].append((order, seq, Restpartie(opp, int(score * THOUSAND), end)))
+                found[player_id].append((order, seq, RestpartieValue(opp, int(score * THOUSAND), end)))
         for pk, items in found.items():
             s = states[pk]
             states[pk] = PlayerState(s.dwz, s.index, s.fide_elo, tuple(rp for *_k, rp in sorted(items)))

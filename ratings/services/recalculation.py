@@ -40,8 +40,7 @@ from ratings.dwz.replay import (
     replay,
     tournament_order,
 )
-from ratings.dwz.types import GameInput, PlayerResult, TournamentResult
-from ratings.dwz.types import Restpartie as RestpartieValue
+from ratings.dwz.types import GameInput, PlayerResult, RestpartieValue, TournamentResult
 from ratings.enums import PAIRING_RESULTS, AdjustmentKind, EvaluationStatus
 from ratings.models import (
     Evaluation,

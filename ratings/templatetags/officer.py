@@ -1,4 +1,4 @@
-"""Template helpers of the officer pages, and the audit-trail hook for the public pages (issue 5).
+"""Template helpers of the officer pages, and the audit-trail hook for the public pages.
 
 Public templates show the trail to logged-in officers with::
 

@@ -1,4 +1,4 @@
-"""URLs: accounts and the rating officers' pages (issue 6). Stable German paths."""
+"""URLs: accounts and the rating officers' pages. Stable German paths."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy

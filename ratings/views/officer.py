@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -49,16 +49,8 @@ SWISS_BLANK_ROWS = 4
 SEARCH_LIMIT = 15
 
 
-def public_url(name: str, *args) -> str | None:
-    """The URL of a public page (issue 5) or None while it does not exist."""
-    try:
-        return reverse(name, args=args)
-    except NoReverseMatch:
-        return None
-
-
-def tournament_public_url(tournament_id: int) -> str | None:
-    return public_url("ratings:tournament-detail", tournament_id)
+def tournament_public_url(tournament_id: int) -> str:
+    return reverse("ratings:tournament-detail", args=[tournament_id])
 
 
 # --- accounts --------------------------------------------------------------------------------------------
@@ -121,7 +113,7 @@ def report_view(request: HttpRequest) -> HttpResponse:
             "name": name,
             "old": old,
             "new": new,
-            "url": public_url("ratings:player-detail", keys[pk]) if pk in keys else None,
+            "url": reverse("ratings:player-detail", args=[keys[pk]]) if pk in keys else None,
         }
         for pk, name, old, new in data["changes"]
     ]

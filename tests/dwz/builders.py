@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, evaluate
+from ratings.dwz import GameInput, PlayerInput, RestpartieValue, TournamentInput, evaluate
 from ratings.dwz.contract import parse_tournament, result_to_json
 
 from .reference import evaluate_json
@@ -65,7 +65,7 @@ def tournament_unchecked(data: dict[str, Any]) -> TournamentInput:
             p.get("index"),
             p.get("fide_elo"),
             tuple(
-                Restpartie(
+                RestpartieValue(
                     rp["opponent_rating"], scores[rp["score"]], datetime.date.fromisoformat(rp["end_date"])
                 )
                 for rp in p.get("restpartien") or ()

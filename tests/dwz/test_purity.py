@@ -1,4 +1,4 @@
-"""The rating engine is pure Python: no Django import anywhere in ratings/dwz (issue 3)."""
+"""The rating engine is pure Python: no Django import anywhere in ratings/dwz."""
 
 from __future__ import annotations
 

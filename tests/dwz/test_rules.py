@@ -16,7 +16,7 @@ from ratings.dwz.editions import CLASSIC, COMMON, WO2026
 from ratings.dwz.first_rating import map_first_rating, qualifies, restpartie_valid
 from ratings.dwz.performance import level, performance
 from ratings.dwz.search import solve
-from ratings.dwz.types import Restpartie
+from ratings.dwz.types import RestpartieValue
 
 C = CLASSIC.classic
 W26 = WO2026.wo2026
@@ -246,7 +246,7 @@ def test_wo2026_first_rating(l_value, want):
     ],
 )
 def test_restpartie_window(played, end, valid):
-    rp = Restpartie(1500, 500, datetime.date.fromisoformat(played))
+    rp = RestpartieValue(1500, 500, datetime.date.fromisoformat(played))
     assert restpartie_valid(rp, datetime.date.fromisoformat(end)) is valid
 
 

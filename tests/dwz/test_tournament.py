@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from ratings.dwz import GameInput, PlayerInput, Restpartie, TournamentInput, UnsupportedInput, evaluate
+from ratings.dwz import GameInput, PlayerInput, RestpartieValue, TournamentInput, UnsupportedInput, evaluate
 from ratings.dwz.contract import parse_tournament
 
 from .builders import assert_same, example, solo, tournament_unchecked
@@ -111,7 +111,7 @@ def test_unrated_with_100_percent_gets_no_first_rating_and_hands_back_restpartie
 
 def test_restpartien_complete_the_five_games():
     """3 tournament games + 2 valid Restpartien = 5: Zusatzstufe 1; n and points include them."""
-    rps = [Restpartie(1600, 1000, D(2019, 1, 1)), Restpartie(1400, 0, D(2018, 6, 1))]
+    rps = [RestpartieValue(1600, 1000, D(2019, 1, 1)), RestpartieValue(1400, 0, D(2018, 6, 1))]
     t = _first_rating_tournament(["½", "½", "½"], rps)
     u = by_id(t)["U"]
     assert (u.status, u.n, u.points, u.index_new, u.level) == ("first", 5, 2500, 1, 1520)
@@ -119,7 +119,7 @@ def test_restpartien_complete_the_five_games():
 
 def test_restpartien_alone_never_start_an_evaluation():
     """Five valid Restpartien but no game against a rated player in this tournament: not rated."""
-    rps = [Restpartie(1500, 500, D(2019, 1, 1))] * 5
+    rps = [RestpartieValue(1500, 500, D(2019, 1, 1))] * 5
     t = TournamentInput(
         end_date=D(2020, 6, 1),
         players=(PlayerInput("R", dwz=1500), PlayerInput("U", restpartien=rps), PlayerInput("V")),
@@ -130,7 +130,7 @@ def test_restpartien_alone_never_start_an_evaluation():
 
 
 def test_expired_restpartien_are_ignored():
-    rps = [Restpartie(1600, 1000, D(2018, 5, 31)), Restpartie(1400, 0, D(2018, 6, 1))]
+    rps = [RestpartieValue(1600, 1000, D(2018, 5, 31)), RestpartieValue(1400, 0, D(2018, 6, 1))]
     u = by_id(_first_rating_tournament(["½", "½", "½"], rps))["U"]
     assert u.status == "not_rated"  # only 4 games: the 2018-05-31 one expired on 2020-06-01
 
@@ -182,11 +182,11 @@ def _two_players(**changes) -> TournamentInput:
         (_two_players(games=[GameInput("A", "A", "1-0")]), "games[0]: a player against himself"),
         (_two_players(games=[GameInput("A", "B", "2-0")]), "games[0].result"),
         (
-            _two_players(dwz=None, restpartien=(Restpartie(None, 1000, datetime.date(2020, 1, 1)),)),
+            _two_players(dwz=None, restpartien=(RestpartieValue(None, 1000, datetime.date(2020, 1, 1)),)),
             "players[0].restpartien[0].opponent_rating",
         ),
         (
-            _two_players(dwz=None, restpartien=(Restpartie(1500, 250, datetime.date(2020, 1, 1)),)),
+            _two_players(dwz=None, restpartien=(RestpartieValue(1500, 250, datetime.date(2020, 1, 1)),)),
             "players[0].restpartien[0].score",
         ),
     ],

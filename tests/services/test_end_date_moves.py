@@ -1,4 +1,4 @@
-"""Issue 9 §1: a corrected end date or code moves a tournament in the order; its stored rows must move too."""
+"""A corrected end date or code moves a tournament in the order; its stored rows must move too."""
 
 import datetime
 import io

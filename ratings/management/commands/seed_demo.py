@@ -30,7 +30,7 @@ from ratings.services import adjustment_save, tournament_save
 
 # Fixed, documented demo logins (README.md). Only this command ever creates them.
 DEMO_ADMIN = ("admin", "demo-admin")
-# Rating officers (issue 6): (login, password, scope organisation code, scope club ZPS, description).
+# Rating officers: (login, password, scope organisation code, scope club ZPS, description).
 DEMO_OFFICERS = [
     ("referent", "demo-referent", "C05", None, "Wertungsreferent Bezirk Stuttgart (C05)"),
     ("vereinsreferent", "demo-verein", None, "C0601", "Wertungsreferent SV Böckingen (C0601, Bezirk C06)"),
