@@ -211,6 +211,13 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     edition = next((r.evaluation.get_edition_display() for r in view.rows if r.evaluation), None)
     context = {"tournament": tournament, "view": view, "edition": edition}
     context.update(standings_context(tournament, view))
+    # The evaluation by start number (the default) or by placing (?sort=rang).
+    standing_of = {line["row"].number: line["standing"] for line in context["standings"]}
+    rows = [(row, standing_of.get(row.number)) for row in view.rows]
+    sort = "rang" if request.GET.get("sort") == "rang" and view.rounds else "nr"
+    if sort == "rang":
+        rows.sort(key=lambda item: (item[1] is None, item[1].rank if item[1] else 0, item[0].number))
+    context.update({"evaluation_rows": rows, "sort": sort})
     return render(request, "ratings/public/tournament_detail.html", context)
 
 

@@ -5,7 +5,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from ratings.enums import EvaluationStatus
+from ratings.enums import EvaluationStatus, ResultCode
 from ratings.models import Evaluation
 from ratings.services import recalculate
 from tests.dwz.builders import example
@@ -236,3 +236,36 @@ def test_rating_officer_by_full_name_never_by_login(client, e2):
     officer.save()
     html = client.get(url(tournament)).content.decode()
     assert "Klara Schach" in html and "wr_login_7" not in html
+
+
+def _evaluation_names(html):
+    body = html[html.index('id="evaluation-table"') :]
+    body = body[body.index("<tbody>") : body.index("</tbody>")]
+    return [
+        tr.split('class="name"><a href="', 1)[1].split(">", 1)[1].split("<", 1)[0]
+        for tr in body.split("<tr")[1:]
+    ]
+
+
+def test_evaluation_sortable_by_placing_or_start_number(client, e2, django_assert_max_num_queries):
+    t = e2["tournament"]
+    by_number = _evaluation_names(client.get(url(t)).content.decode())
+    assert by_number[:2] == ["Müller, Hans", "Gegner1, X"]
+    with django_assert_max_num_queries(8):
+        html = client.get(url(t) + "?sort=rang").content.decode()
+    by_rank = _evaluation_names(html)
+    assert by_rank[:2] == ["Müller, Hans", "Gegner4, X"] and sorted(by_rank) == sorted(by_number)
+    assert 'href="?sort=nr#evaluation-table"' in html
+    assert _evaluation_names(client.get(url(t) + "?sort=quatsch").content.decode()) == by_number
+
+
+def test_empty_cells_show_a_dash_and_first_rating_badge_sits_with_the_name(client, federation):
+    newcomer = make_player(surname="Neu", first_name="Nina", club=federation["club"])
+    rated = [make_player(surname=f"R{i}", first_name="X", dwz=1500 + 50 * i, index=5) for i in range(5)]
+    games = [(i, newcomer, o, ResultCode.DRAW) for i, o in enumerate(rated, start=1)]
+    t = make_tournament([newcomer, *rated], games, end=datetime.date(2024, 5, 1), name="Erstturnier")
+    html = client.get(url(t)).content.decode()
+    row = html[html.index(">Neu, Nina<") :]
+    name_cell, rest = row.split("</td>", 1)
+    assert "Erst-DWZ" in name_cell and "Erst-DWZ" not in rest[: rest.index("</tr>")]
+    assert '<td class="num d-none d-md-table-cell">–</td>' in rest[: rest.index("</tr>")]  # no DWZ alt
