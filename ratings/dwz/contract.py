@@ -37,6 +37,27 @@ class ContractError(ValueError):
         self.messages = messages
 
 
+class LongInteger:
+    """A JSON integer longer than Python converts (4,300 digits): kept as a value that fails every check,
+    so the message names its field."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def parse_int(text: str) -> int | LongInteger:
+    """``parse_int`` hook for ``json.loads``."""
+    try:
+        return int(text)
+    except ValueError:
+        return LongInteger(len(text.lstrip("-")))
+
+
+def loads(text: str) -> object:
+    """``json.loads`` that keeps over-long integers as ``LongInteger``."""
+    return json.loads(text, parse_int=parse_int)
+
+
 def _is_int(value: object) -> bool:
     # JSON true/false arrive as bool, a subclass of int; they are not numbers here. An integral float
     # such as 1500.0 is accepted, because JSON numbers are compared by value (spec §13).
@@ -46,6 +67,8 @@ def _is_int(value: object) -> bool:
 
 
 def _describe(value: object) -> str:
+    if isinstance(value, LongInteger):
+        return f"an integer of {value.digits} digits"
     return (
         json.dumps(value)
         if isinstance(value, (str, int, float, bool)) or value is None
@@ -109,11 +132,41 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _not_unicode(text: str) -> bool:
+    # JSON can spell a lone surrogate ("\ud800"); it is no character, so it cannot be printed or stored.
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _surrogate_errors(value: object, field: str, errors: list[str]) -> None:
+    """Name every string (key or value) in decoded JSON that is not valid Unicode text."""
+    stack = [(value, field)]
+    while stack:
+        value, field = stack.pop()
+        if isinstance(value, str):
+            if _not_unicode(value):
+                errors.append(f"{field}: not valid Unicode (a lone surrogate such as \\ud800)")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if _not_unicode(key):
+                    errors.append(f"{field}: a key is not valid Unicode (a lone surrogate such as \\ud800)")
+                else:
+                    stack.append((item, f"{field}.{key}" if field else key))
+        elif isinstance(value, list):
+            stack.extend((item, f"{field}[{i}]") for i, item in enumerate(value))
+
+
 def parse_tournament(data: object) -> TournamentInput:
     """Validate decoded JSON and build the engine input; raises ContractError with all problems."""
     errors: list[str] = []
     if not isinstance(data, dict):
         raise ContractError(["input: must be a JSON object with tournament, players and games"])
+    _surrogate_errors(data, "", errors)
+    if errors:
+        raise ContractError(sorted(errors))
     tournament = data.get("tournament")
     end_date = None
     code = name = None
@@ -232,11 +285,13 @@ def parse_tournament(data: object) -> TournamentInput:
 def parse_json_text(text: str) -> TournamentInput:
     """Decode and validate a JSON document; malformed JSON becomes a ContractError too."""
     try:
-        data = json.loads(text)
+        data = loads(text)
     except json.JSONDecodeError as exc:
         raise ContractError([f"input: malformed JSON: {exc}"]) from None
     except RecursionError:
         raise ContractError(["input: malformed JSON: nested too deeply"]) from None
+    except ValueError as exc:  # an integer of more than 4,300 digits (sys.get_int_max_str_digits)
+        raise ContractError([f"input: malformed JSON: {exc}"]) from None
     return parse_tournament(data)
 
 

@@ -21,7 +21,7 @@ class RatingAdjustment(models.Model):
     )
     kind = models.CharField(_("Art"), max_length=12, choices=AdjustmentKind.choices)
     date = models.DateField(_("gültig ab"), null=True, blank=True)
-    dwz = models.PositiveSmallIntegerField(_("DWZ"), null=True, blank=True)
+    dwz = models.PositiveIntegerField(_("DWZ"), null=True, blank=True)
     index = models.PositiveSmallIntegerField(_("Index"), null=True, blank=True)
     fide_elo = models.PositiveSmallIntegerField(
         _("Elo"), null=True, blank=True, help_text=_("Nur beim Startwert: für eine Elo-Übernahme ohne DWZ.")

@@ -36,20 +36,20 @@ class Evaluation(models.Model):
     code_suffix = models.CharField(_("Code-Suffix"), max_length=3, null=True, blank=True)
     edition = models.CharField(_("Regelwerk"), max_length=10, choices=Edition.choices)
     status = models.CharField(_("Status"), max_length=10, choices=EvaluationStatus.choices)
-    dwz_old = models.PositiveSmallIntegerField(_("DWZ alt"), null=True)
+    dwz_old = models.PositiveIntegerField(_("DWZ alt"), null=True)
     index_old = models.PositiveSmallIntegerField(_("Index alt"), null=True)
     n = models.PositiveSmallIntegerField(_("Partien"))
     points = models.DecimalField(_("Punkte"), max_digits=6, decimal_places=1)
     expected = models.DecimalField(_("Erwartung"), max_digits=7, decimal_places=3, null=True)
     coefficient = models.DecimalField(_("E/K"), max_digits=5, decimal_places=1, null=True)
-    level = models.PositiveSmallIntegerField(_("Niveau"), null=True)
-    performance = models.PositiveSmallIntegerField(_("Leistung"), null=True)
-    dwz_new = models.PositiveSmallIntegerField(_("DWZ neu"), null=True)
+    level = models.PositiveIntegerField(_("Niveau"), null=True)
+    performance = models.PositiveIntegerField(_("Leistung"), null=True)
+    dwz_new = models.PositiveIntegerField(_("DWZ neu"), null=True)
     index_new = models.PositiveSmallIntegerField(_("Index neu"), null=True)
     fide_takeover = models.BooleanField(_("Elo-Übernahme"), default=False)
     # Spec §3: R0, Rh of an Ausnahmespieler (§7.4) or the first rating; NULL for a not-rated player (and for
     # rows written before this field existed, until the next ``recalculate``).
-    entry_rating = models.PositiveSmallIntegerField(
+    entry_rating = models.PositiveIntegerField(
         _("Eingangswertung"),
         null=True,
         help_text=_("Wertung, mit der der Spieler in die Erwartungswerte seiner Gegner eingeht"),
@@ -89,7 +89,7 @@ class Restpartie(models.Model):
         Tournament, verbose_name=_("Turnier"), on_delete=models.CASCADE, related_name="restpartien"
     )
     seq = models.PositiveSmallIntegerField(_("Reihenfolge"))
-    opponent_rating = models.PositiveSmallIntegerField(_("Gegner-DWZ"))
+    opponent_rating = models.PositiveIntegerField(_("Gegner-DWZ"))
     score = models.DecimalField(_("Ergebnis"), max_digits=2, decimal_places=1)
     end_date = models.DateField(_("gespielt bis"))
 

@@ -87,8 +87,9 @@ class Player(models.Model):
     status = models.CharField(
         _("Status"), max_length=1, choices=PlayerStatus.choices, default=PlayerStatus.ACTIVE
     )
-    # Derived: kept equal to a chronological replay by ratings.services only.
-    dwz = models.PositiveSmallIntegerField(_("DWZ"), null=True, blank=True, editable=False)
+    # Derived: kept equal to a chronological replay by ratings.services only. A full integer: the 2026 rules
+    # have no upper bound (1,000 wins of a 1400 over a 2000 give 32,856), so every computed rating column is.
+    dwz = models.PositiveIntegerField(_("DWZ"), null=True, blank=True, editable=False)
     index = models.PositiveSmallIntegerField(_("Index"), null=True, blank=True, editable=False)
     last_evaluated = models.DateField(_("letzte Auswertung"), null=True, blank=True, editable=False)
     created_at = models.DateTimeField(_("angelegt"), auto_now_add=True)

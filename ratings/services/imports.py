@@ -25,7 +25,8 @@ from ratings.models import (
 from ratings.models.federation import CLUB_ZPS_RE
 from ratings.models.player import is_player_key
 
-from .adjustments import adjustment_save, player_recalculate
+from . import audit
+from .adjustments import player_recalculate
 from .recalculation import RecalculationReport, lock_ratings
 from .tournaments import tournament_save
 
@@ -162,6 +163,11 @@ def tournament_parse(data: object, *, source: str = "") -> ParsedTournament:
     return ParsedTournament(data, parsed.end_date, code, name)
 
 
+def _int_or_none(value: object) -> int | None:
+    # The contract accepts integral floats (1500.0) as integers.
+    return None if value is None else int(value)  # type: ignore[call-overload]
+
+
 def _split_name(name: str | None, key: str) -> tuple[str, str]:
     if not name:
         return key, ""
@@ -197,34 +203,40 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
             p.key: p for p in Player.objects.filter(key__in=[r["id"] for r in data["players"]])
         }
         needs_replay: list[Player] = []
+        starts: list[RatingAdjustment] = []
         for raw in data["players"]:
             key = raw["id"]
             player = players.get(key)
             if player is None:
                 surname, first = _split_name(raw.get("name"), key)
+                dwz, fide = _int_or_none(raw.get("dwz")), _int_or_none(raw.get("fide_elo"))
+                index = int(raw.get("index") or 0) if dwz is not None else None
+                # Without history a new player's replayed DWZ is his start value; the tournament's
+                # recalculation below starts from it, so the start values need no replay of their own.
                 player = Player.objects.create(
                     key=key,
                     surname=surname,
                     first_name=first,
-                    birth_year=None if raw.get("birth_year") is None else int(raw["birth_year"]),
+                    birth_year=_int_or_none(raw.get("birth_year")),
                     sex=raw.get("sex") or "",
+                    dwz=dwz,
+                    index=index,
                 )
                 players[key] = player
                 created.append(key)
-                dwz, fide = raw.get("dwz"), raw.get("fide_elo")
                 if raw.get("club"):
                     _membership_for(player, raw["club"])
                 if dwz is not None or fide is not None:
-                    adjustment_save(
-                        adjustment=RatingAdjustment(
+                    starts.append(
+                        RatingAdjustment(
                             player=player,
                             kind=AdjustmentKind.START,
                             dwz=dwz,
-                            index=(raw.get("index") or 0) if dwz is not None else None,
+                            index=index,
                             fide_elo=fide if dwz is None else None,
                             reason=f"Import {parsed.name}",
-                        ),
-                        user=user,
+                            author=user if getattr(user, "pk", None) else None,
+                        )
                     )
             elif (
                 raw.get("club")
@@ -232,6 +244,10 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
                 and Evaluation.objects.filter(player=player, status=EvaluationStatus.NOT_RATED).exists()
             ):
                 needs_replay.append(player)  # he now keeps Restpartien (WO 3.4.3)
+        # The contract checked the values (ratings 0-3000, index 0-9999); the constraints hold the rest.
+        RatingAdjustment.objects.bulk_create(starts, batch_size=500)
+        for adjustment in starts:
+            audit.record_adjustment(adjustment=adjustment, user=user, action=audit.AuditAction.CREATE)
         for player in needs_replay:
             player_recalculate(player=player)
 

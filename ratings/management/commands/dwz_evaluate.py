@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand
 
 from ratings.dwz import evaluate
 from ratings.dwz.contract import ContractError, parse_json_text, result_to_json
+from ratings.management.output import quiet_stdout
 
 
 class Command(BaseCommand):
@@ -38,7 +39,12 @@ class Command(BaseCommand):
             tournament = parse_json_text(text)
         except ContractError as exc:
             self._fail(exc.messages)
-        self.stdout.write(json.dumps(result_to_json(evaluate(tournament)), ensure_ascii=False))
+        output = json.dumps(result_to_json(evaluate(tournament)), ensure_ascii=False)
+        try:
+            self.stdout.write(output)
+            self.stdout.flush()
+        except BrokenPipeError:  # the reader went away ("| head -c 100"): nothing left to do
+            quiet_stdout(self.stdout._out)
 
     def _fail(self, messages: list[str]) -> None:
         for message in messages:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from ratings.dwz.contract import loads
+from ratings.management.output import quiet_stdout
 from ratings.services.imports import TournamentFileError, tournament_import, tournament_parse
 
 
@@ -26,25 +26,35 @@ class Command(BaseCommand):
         for path in options["files"]:
             try:
                 with open(path, encoding="utf-8-sig") as fh:  # a UTF-8 BOM is harmless
-                    data = json.load(fh)
+                    data = loads(fh.read())
                 parsed.append(tournament_parse(data, source=path))
-            except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            except TournamentFileError as exc:
+                errors += exc.messages
+            except (OSError, ValueError) as exc:  # also bad UTF-8 and integers beyond 4,300 digits
                 errors.append(f"{path}: cannot read JSON: {exc}")
             except RecursionError:
                 errors.append(f"{path}: cannot read JSON: malformed JSON: nested too deeply")
-            except TournamentFileError as exc:
-                errors += exc.messages
         if errors:
             raise CommandError("\n".join(errors), returncode=2)
+        results = []
+        dry_run = False
         try:
             with transaction.atomic():
                 for p in parsed:
-                    result = tournament_import(parsed=p)
-                    self._print(result)
+                    results.append(tournament_import(parsed=p))
                 if options["dry_run"]:
                     raise _DryRun
         except _DryRun:
-            self.stdout.write(self.style.WARNING("Probelauf: nichts gespeichert."))
+            dry_run = True
+        # Printed after the commit: a reader that goes away ("| head -1") cannot undo the import.
+        try:
+            for result in results:
+                self._print(result)
+            if dry_run:
+                self.stdout.write(self.style.WARNING("Probelauf: nichts gespeichert."))
+            self.stdout.flush()
+        except BrokenPipeError:
+            quiet_stdout(self.stdout._out)
 
     def _print(self, result) -> None:
         t = result.tournament
