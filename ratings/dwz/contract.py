@@ -17,6 +17,7 @@ from .types import (
     PlayerInput,
     PlayerResult,
     RestpartieValue,
+    Status,
     TournamentInput,
     TournamentResult,
 )
@@ -214,6 +215,9 @@ def parse_tournament(data: object) -> TournamentInput:
             errors.append(f"{f}.birth_year: must be an integer, got {_describe(birth_year)}")
             birth_year = None
         rps = _restpartien(raw.get("restpartien"), f"{f}.restpartien", errors)
+        member = raw.get("member")
+        if member is not None and not isinstance(member, bool):
+            errors.append(f"{f}.member: must be true or false, got {_describe(member)}")
         if pid is not None:
             players.append(
                 PlayerInput(
@@ -225,6 +229,7 @@ def parse_tournament(data: object) -> TournamentInput:
                     fide_elo=fide,
                     # Restpartien only matter for players without any rating (spec §13).
                     restpartien=rps if dwz is None and fide is None else (),
+                    member=member is not False,
                 )
             )
 
@@ -312,7 +317,7 @@ def player_to_json(p: PlayerResult) -> dict[str, Any]:
         coefficient = int(p.coefficient)  # classic E
     else:
         coefficient = float(p.coefficient)  # WO2026 K, e.g. 25.7 or 80.0
-    return {
+    row = {
         "id": p.id,
         "status": p.status,
         "dwz_old": p.dwz_old,
@@ -334,6 +339,10 @@ def player_to_json(p: PlayerResult) -> dict[str, Any]:
             for rp in p.restpartien
         ],
     }
+    if p.status == Status.NON_MEMBER:
+        # The one rating shown for a non-member: the one his opponents met (WO 3.4.3), e.g. "(1554)".
+        row["entry_rating"] = p.entry_rating
+    return row
 
 
 def result_to_json(result: TournamentResult) -> dict[str, Any]:

@@ -13,7 +13,7 @@ lot (E / K by R0 and class, first-rating mappings).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from operator import attrgetter
 
@@ -44,6 +44,7 @@ from .types import (
 )
 
 _RATED, _FIRST, _NOT_RATED = Status.RATED.value, Status.FIRST.value, Status.NOT_RATED.value
+_NON_MEMBER = Status.NON_MEMBER.value
 _SCORES = frozenset({0, 500, 1000})
 
 
@@ -58,8 +59,19 @@ def evaluate(tournament: TournamentInput) -> TournamentResult:
     edition = edition_for(tournament.end_date)
     f = _Field(tournament, edition)
     state = _entry_ratings(f)
-    players = tuple(_result(f, state, i) for i in range(f.m))
+    players = tuple(
+        _result(f, state, i) if p.member else _non_member(_result(f, state, i))
+        for i, p in enumerate(tournament.players)
+    )
     return TournamentResult(edition=edition.name.value, players=players)
+
+
+def _non_member(result: PlayerResult) -> PlayerResult:
+    """WO 3.4.3 / 4.1.2: a player who is not a member of a DSB club takes part in the calculation with his
+    rating (or as an unrated player, possibly with a first rating his opponents meet), but no DWZ and no
+    Restpartien are given to him. What he entered with stays visible: R0, entry rating, n, W, We, level,
+    performance."""
+    return replace(result, status=_NON_MEMBER, coefficient=None, dwz_new=None, index_new=None, restpartien=())
 
 
 # ---------------------------------------------------------------------------------------------- input

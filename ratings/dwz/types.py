@@ -40,6 +40,9 @@ class Status(StrEnum):
     RATED = "rated"
     FIRST = "first"
     NOT_RATED = "not_rated"
+    # Not a member of a DSB club (WO 3.4.3, 4.1.2): takes part in the calculation, gets no DWZ and keeps
+    # no Restpartien.
+    NON_MEMBER = "non_member"
 
 
 def sets_rating(status: str, n: int) -> bool:
@@ -70,6 +73,7 @@ class PlayerInput:
     index: int | None = None  # only meaningful together with dwz; missing = 0
     fide_elo: int | None = None  # used only without dwz (take-over)
     restpartien: tuple[RestpartieValue, ...] = ()  # used only without dwz and fide_elo
+    member: bool = True  # False: not a member of a DSB club (WO 3.4.3); his result is NON_MEMBER
 
 
 @dataclass(frozen=True, slots=True)

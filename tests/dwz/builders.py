@@ -70,6 +70,7 @@ def tournament_unchecked(data: dict[str, Any]) -> TournamentInput:
                 )
                 for rp in p.get("restpartien") or ()
             ),
+            p.get("member") is not False,
         )
         for p in data["players"]
     )

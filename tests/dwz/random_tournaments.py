@@ -142,6 +142,8 @@ def make_tournament(src: Source) -> dict[str, Any]:
             rating = src.int(600, 2400)
         if kind <= 6 and _chance(src, 5):
             p["restpartien"] = _restpartien(src, end)  # ignored for rated players (spec §13)
+        if _chance(src, 6):
+            p["member"] = False  # WO 3.4.3: part of the calculation, no DWZ, no Restpartien
         # Hidden playing strength: sometimes far above the rating (Ausnahmespieler, first ratings high).
         boost = src.int(300, 900) if _chance(src, 8) else src.int(-200, 200)
         strength.append(rating + boost)

@@ -561,6 +561,12 @@ def evaluate_json(data: dict, trace: dict | None = None, *, internals: bool = Fa
             row["restpartien"] = rps
             if rps:
                 note(trace, "restpartien_handed_back")
+        if p.get("member") is False:
+            # WO 3.4.3 / 4.1.2: a non-member is part of the calculation (everything above), but gets no DWZ,
+            # no E/K and keeps no Restpartien; his entry rating is shown instead.
+            note(trace, f"non_member_{row['status']}")
+            row.update(status="non_member", coefficient=None, dwz_new=None, index_new=None, restpartien=[])
+            row["entry_rating"] = entry.get(pid)
         if internals:
             row["entry_rating"] = entry.get(pid)
             row["fide_takeover"] = pid in takeover

@@ -63,6 +63,8 @@ def test_base_is_valid():
         ("players.0.index", 2.5, "players[0].index: must be a non-negative integer"),
         ("players.0.birth_year", "1990", "players[0].birth_year: must be an integer"),
         ("players.1.restpartien", "x", "players[1].restpartien: must be a list"),
+        ("players.1.member", "no", 'players[1].member: must be true or false, got "no"'),
+        ("players.1.member", 0, "players[1].member: must be true or false, got 0"),
         ("games.0.white", "X", 'games[0].white: unknown player id "X"'),
         ("games.0.black", ..., "games[0].black: missing"),
         ("games.0.black", "A", 'games[0]: player "A" plays himself'),
@@ -177,3 +179,20 @@ def test_output_format_numbers():
     assert (r1["points"], r1["expected"], r1["coefficient"]) == (4.5, 3.663, 24) and isinstance(
         r1["coefficient"], int
     )
+
+
+def test_member_false_gives_a_non_member_row_with_the_entry_rating():
+    """WO 3.4.3: B (not a DSB member) takes part, gets no DWZ; the row says so and shows the rating A met."""
+    assert [p.member for p in parse_tournament(BASE).players] == [True, True]
+    assert [p.member for p in parse_tournament(changed("players.1.member", None)).players] == [True, True]
+    out = result_to_json(evaluate(parse_tournament(changed("players.1.member", False))))
+    a, b = out["players"]
+    assert (
+        "entry_rating" not in a
+        and a["dwz_new"] == result_to_json(evaluate(parse_tournament(BASE)))["players"][0]["dwz_new"]
+    )
+    assert b == {
+        "id": "B", "status": "non_member", "dwz_old": 1400, "index_old": 0, "n": 1, "points": 0,
+        "expected": 0.362, "coefficient": None, "level": 1500, "performance": None, "dwz_new": None,
+        "index_new": None, "restpartien": [], "entry_rating": 1400,
+    }  # fmt: skip

@@ -186,6 +186,7 @@ def test_seeded_sweep_agrees_and_reaches_every_rule():
     wanted = {
         "zusatzstufe2", "ausnahme", "first_with_restpartien", "takeover_evaluated", "W=We",
         "performance_fictitious_draw", "restpartien_handed_back", "first_classic_low", "first_classic_high",
-        "first_wo2026_high", "K=max", "floor_1100", "E=sbr>30", "we_sum_differs",
+        "first_wo2026_high", "K=max", "floor_1100", "E=sbr>30", "we_sum_differs", "non_member_rated",
+        "non_member_first", "non_member_not_rated",
     }  # fmt: skip
     assert wanted <= seen, wanted - seen

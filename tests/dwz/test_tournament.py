@@ -223,3 +223,38 @@ def test_ratings_outside_the_contract_range_are_evaluated_like_the_oracle():
     assert_same(data, checked=False)
     u = {p.id: p for p in evaluate(tournament_unchecked(data)).players}["U"]
     assert u.status == "first" and u.dwz_new > 3000
+
+
+def _as_non_member(t: TournamentInput, pid: str) -> TournamentInput:
+    players = tuple(dataclasses.replace(p, member=False) if p.id == pid else p for p in t.players)
+    return dataclasses.replace(t, players=players)
+
+
+@pytest.mark.parametrize(("ex", "pid", "status"), [("E9", "U1", "first"), ("E9", "U3", "not_rated"),
+                                                   ("E9", "R1", "rated"), ("E8", "A", "rated")])  # fmt: skip
+def test_a_non_member_takes_part_but_gets_nothing(ex, pid, status):
+    """WO 3.4.3 / 4.1.2: flagging one player as a non-member changes nothing for anybody else (he is part of
+    the calculation: E9's U1 still has a first rating his opponents meet, E8's A is still an Ausnahmespieler);
+    he himself gets no DWZ, no E/K and no Restpartien, and keeps what he entered with."""
+    t = parse_tournament(example(ex)["input"])
+    member, non_member = evaluate(t), evaluate(_as_non_member(t, pid))
+    for a, b in zip(member.players, non_member.players, strict=True):
+        if a.id != pid:
+            assert a == b
+            continue
+        assert a.status == status
+        assert (b.status, b.coefficient, b.dwz_new, b.index_new, b.restpartien) == (
+            "non_member",
+            None,
+            None,
+            None,
+            (),
+        )
+        assert (b.dwz_old, b.n, b.points, b.expected, b.level, b.performance, b.entry_rating) == (
+            a.dwz_old, a.n, a.points, a.expected, a.level, a.performance, a.entry_rating,
+        )  # fmt: skip
+    assert_same(_json_with_non_member(example(ex)["input"], pid))
+
+
+def _json_with_non_member(data, pid):
+    return {**data, "players": [{**p, "member": False} if p["id"] == pid else p for p in data["players"]]}
