@@ -67,6 +67,7 @@ class EvaluationStatus(models.TextChoices):
     RATED = engine.Status.RATED.value, _("ausgewertet")
     FIRST = engine.Status.FIRST.value, _("Erst-DWZ")
     NOT_RATED = engine.Status.NOT_RATED.value, _("nicht ausgewertet")
+    NON_MEMBER = engine.Status.NON_MEMBER.value, _("Nichtmitglied")
 
 
 class Edition(models.TextChoices):

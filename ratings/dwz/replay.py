@@ -77,6 +77,7 @@ class TournamentEvent:
     games: tuple[GameInput, ...]  # pairings with two players (played and forfeits); byes never come here
     code: str | None = None
     name: str | None = None
+    non_members: frozenset[str] = frozenset()  # not members of a DSB club (WO 3.4.3): no DWZ, no Restpartien
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,16 +124,18 @@ def advance(state: PlayerState, result: PlayerResult, end_date: datetime.date) -
 def tournament_input(event: TournamentEvent, states: Mapping[str, PlayerState]) -> TournamentInput:
     players = []
     end_date, get = event.end_date, states.get
+    non_members = event.non_members
     for pid, birth_year in event.players:
         s = get(pid) or EMPTY
+        member = pid not in non_members
         if s.dwz is not None:
-            players.append(PlayerInput(pid, birth_year, s.dwz, s.index or 0))
+            players.append(PlayerInput(pid, birth_year, s.dwz, s.index or 0, member=member))
         elif s.fide_elo is not None:
-            players.append(PlayerInput(pid, birth_year, fide_elo=s.fide_elo))
+            players.append(PlayerInput(pid, birth_year, fide_elo=s.fide_elo, member=member))
         else:
             rps = s.restpartien
             valid = tuple(rp for rp in rps if restpartie_valid(rp, end_date)) if rps else ()
-            players.append(PlayerInput(pid, birth_year, restpartien=valid))
+            players.append(PlayerInput(pid, birth_year, restpartien=valid, member=member))
     return TournamentInput(
         end_date=event.end_date, players=tuple(players), games=event.games, code=event.code, name=event.name
     )

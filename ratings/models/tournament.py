@@ -153,6 +153,13 @@ class TournamentEntry(models.Model):
         Player, verbose_name=_("Spieler"), on_delete=models.PROTECT, related_name="entries"
     )
     start_rank = models.PositiveSmallIntegerField(_("Startrang"), null=True, blank=True)
+    # WO 3.4.3: a player who is not a member of a DSB club takes part in the calculation, but gets no DWZ
+    # and keeps no Restpartien from this tournament.
+    member = models.BooleanField(
+        _("DSB-Mitglied"),
+        default=True,
+        help_text=_("Nichtmitglieder werden mitgerechnet, erhalten aber keine DWZ und keine Restpartien."),
+    )
     # The final rank the pairing program wrote into the imported file (TRF 001, columns 86–89).
     file_rank = models.PositiveSmallIntegerField(_("Rang laut Datei"), null=True, blank=True)
 

@@ -107,7 +107,8 @@ def tournament_snapshot(tournament: Tournament) -> dict:
         "head": {f: _json(getattr(tournament, f)) for f in HEAD_FIELDS},
         "mode": mode,
         "entries": [
-            {"player": e.player_id, "name": e.player.name, "start_rank": e.start_rank} for e in entries
+            {"player": e.player_id, "name": e.player.name, "start_rank": e.start_rank, "member": e.member}
+            for e in entries
         ],
         "games": [
             {"round": g.round, "board": g.board, "white": g.white_id, "black": g.black_id, "result": g.result}

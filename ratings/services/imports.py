@@ -267,7 +267,9 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
             (t.get("place") or "")[:100] if isinstance(t.get("place"), str) else tournament.place
         )
         entries = [
-            TournamentEntry(player=players[r["id"]], start_rank=i) for i, r in enumerate(data["players"], 1)
+            # "member": false (WO 3.4.3): part of the calculation, no DWZ and no Restpartien stored.
+            TournamentEntry(player=players[r["id"]], start_rank=i, member=r.get("member") is not False)
+            for i, r in enumerate(data["players"], 1)
         ]
         games = []
         busy: dict[int, set[int]] = {}

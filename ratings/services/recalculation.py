@@ -157,15 +157,18 @@ def _load_tournament_events(
         if pk not in exclude
     }
     players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
+    non_members: dict[int, set[str]] = defaultdict(set)
     entries = (
         TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since)
         .order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
-        .values_list("tournament_id", "player_id", "player__birth_year")
+        .values_list("tournament_id", "player_id", "player__birth_year", "member")
     )
     names = _Names()
-    for tid, player_id, birth_year in entries:
+    for tid, player_id, birth_year, member in entries:
         if tid in tournaments:
             players[tid].append((names[player_id], birth_year))
+            if not member:
+                non_members[tid].add(names[player_id])
     games = _load_games(games_of, since, names)
     return [
         TournamentEvent(
@@ -176,6 +179,7 @@ def _load_tournament_events(
             games=tuple(games.get(pk, ())),
             code=code,
             name=name,
+            non_members=frozenset(non_members.get(pk, ())),
         )
         for pk, (end, code, name) in tournaments.items()
     ]
@@ -391,6 +395,9 @@ def _restpartien_before(players: set[int], since: datetime.date) -> dict[int, tu
     return {pk: tuple(v) for pk, v in found.items()}
 
 
+_ENTERED_WITH_DWZ = (EvaluationStatus.RATED, EvaluationStatus.NON_MEMBER)
+
+
 def _states_before(
     *,
     since: OrderKey,
@@ -447,7 +454,8 @@ def _states_before(
             _, kind, ref = first[pk]
             if kind == "evaluation":
                 ref = PlayerResult(*ref)
-            if kind == "evaluation" and ref.status == EvaluationStatus.RATED and not ref.fide_takeover:
+            # A non-member entered like a rated player (his DWZ is kept, WO 3.4.3) or without a DWZ.
+            if kind == "evaluation" and ref.status in _ENTERED_WITH_DWZ and not ref.fide_takeover:
                 state = PlayerState(ref.dwz_old, ref.index_old, start.fide_elo)
             else:
                 state = PlayerState(None, None, start.fide_elo)
@@ -694,7 +702,7 @@ def recalculate_changes(
 
     # Events carry typed keys so tournament and adjustment pks never collide.
     events: list[Event] = [
-        TournamentEvent(("t", e.key), e.order, e.end_date, e.players, e.games, e.code, e.name)
+        TournamentEvent(("t", e.key), e.order, e.end_date, e.players, e.games, e.code, e.name, e.non_members)
         for e in t_events
     ] + [AdjustmentEvent(("a", e.key), e.order, e.player, e.dwz, e.index) for e in a_events]
     # A full replay (``everything``) evaluates every event anyway: it needs no stored results as objects.

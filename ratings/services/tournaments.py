@@ -171,7 +171,8 @@ def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, Rec
     with transaction.atomic():
         tournament = Tournament(**head)
         entries = [
-            TournamentEntry(player_id=e["player"], start_rank=e["start_rank"]) for e in snap["entries"]
+            TournamentEntry(player_id=e["player"], start_rank=e["start_rank"], member=e.get("member", True))
+            for e in snap["entries"]
         ]
         games = [
             Game(

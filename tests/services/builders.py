@@ -24,10 +24,14 @@ def player(*, dwz=None, index=None, fide_elo=None, birth_year=1980, **kwargs) ->
     return p
 
 
-def save_tournament(players, games, *, end, code=None, name=None, tournament=None):
-    """``games``: (white, black, result) triples; rounds are assigned so nobody plays twice in a round."""
+def save_tournament(players, games, *, end, code=None, name=None, tournament=None, non_members=()):
+    """``games``: (white, black, result) triples; rounds are assigned so nobody plays twice in a round.
+    ``non_members``: players entered as not members of a DSB club (WO 3.4.3)."""
     t = tournament or Tournament(name=name or f"Turnier {end}", start_date=end, end_date=end, code=code)
-    entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
+    entries = [
+        TournamentEntry(player=p, start_rank=i, member=p not in non_members)
+        for i, p in enumerate(players, start=1)
+    ]
     rows, busy = [], {}
     for white, black, result in games:
         rnd = 1
