@@ -43,6 +43,33 @@ class CheckboxFilter(django_filters.BooleanFilter):
         super().__init__(*args, **kwargs)
 
 
+# The DSB's named lists (age by birth year: the age reached in the current year).
+NAMED_LISTS = [
+    ("w", _("weiblich")),
+    ("u20", _("U20")),
+    ("u20w", _("U20w")),
+    ("ue50", _("Ü50")),
+    ("ue50w", _("Ü50w")),
+    ("ue65", _("Ü65")),
+    ("ue65w", _("Ü65w")),
+    ("ue75", _("Ü75")),
+    ("ue75w", _("Ü75w")),
+]
+TOP_CHOICES = [(str(n), str(n)) for n in (10, 25, 50, 100, 250, 500, 1000)]
+
+
+def named_list(qs, code: str, *, year: int):
+    """The players of one named list; age by birth year (U20: 19 or younger in ``year``)."""
+    if code.endswith("w"):
+        qs = qs.filter(sex=Sex.FEMALE)
+        code = code[:-1]
+    if code == "u20":
+        qs = qs.filter(birth_year__gt=year - 20)
+    elif code.startswith("ue"):
+        qs = qs.filter(birth_year__lte=year - int(code[2:]))
+    return qs
+
+
 def _organisation_choices():
     return Organisation.objects.select_related("parent").order_by("code")
 
@@ -59,11 +86,21 @@ class RatingListFilter(BootstrapFilterSet):
     verein = django_filters.CharFilter(
         label=_("Verein (Name oder ZPS)"), method="filter_club", max_length=100
     )
-    geschlecht = django_filters.ChoiceFilter(label=_("Geschlecht"), field_name="sex", choices=Sex.choices)
+    geschlecht = django_filters.ChoiceFilter(
+        label=_("Geschlecht"), field_name="sex", choices=Sex.choices, empty_label=_("alle")
+    )
     alter_von = IntegerFilter(label=_("Alter von"), method="filter_age_from", min_value=0, max_value=130)
     alter_bis = IntegerFilter(label=_("Alter bis"), method="filter_age_to", min_value=0, max_value=130)
     aktiv = CheckboxFilter(label=_("nur aktive"), method="filter_active")
     mit_dwz = CheckboxFilter(label=_("nur mit DWZ"), method="filter_rated")
+    deutsch = CheckboxFilter(label=_("nur deutsche Spieler"), method="filter_german")
+    liste = django_filters.ChoiceFilter(
+        label=_("Liste"), choices=NAMED_LISTS, method="filter_named_list", empty_label=_("alle")
+    )
+    # Last: the top N of whatever the other filters left (ties at the border included).
+    top = django_filters.ChoiceFilter(
+        label=_("Top"), choices=TOP_CHOICES, method="filter_top", empty_label=_("alle")
+    )
 
     def __init__(self, *args, fixed_club: Club | None = None, fixed_organisation=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -74,7 +111,9 @@ class RatingListFilter(BootstrapFilterSet):
         elif fixed_organisation is not None:
             below = organisation_and_below(organisation=fixed_organisation)
             self.filters["verband"].queryset = below
-            self.form.fields["verband"].queryset = below
+            field = self.form.fields["verband"]
+            field.queryset = below
+            field.empty_label = _("ganz %(name)s") % {"name": fixed_organisation.name}
 
     class Meta:
         fields: list[str] = []
@@ -101,6 +140,16 @@ class RatingListFilter(BootstrapFilterSet):
 
     def filter_rated(self, qs, name, value):
         return qs.rated() if value else qs
+
+    def filter_german(self, qs, name, value):
+        # The DSB list's eligibility is not kept; a player without a FIDE federation counts as German.
+        return qs.filter(fide_federation__in=["GER", ""]) if value else qs
+
+    def filter_named_list(self, qs, name, value):
+        return named_list(qs, value, year=timezone.localdate().year) if value else qs
+
+    def filter_top(self, qs, name, value):
+        return qs.filter(rank__lte=int(value)) if value else qs
 
 
 class ClubListFilter(BootstrapFilterSet):

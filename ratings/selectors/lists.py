@@ -32,7 +32,10 @@ def rating_list() -> QuerySet[Player]:
             last_sort=Coalesce("last_evaluated", Value(datetime.date(1900, 1, 1))),
         )
         .annotate(rank=Window(Rank(), order_by=F("dwz").desc(nulls_last=True)))
-        .order_by(F("dwz").desc(nulls_last=True), "surname", "first_name", "pk")
+        # Equal DWZ share a rank; among them the higher index (the better established rating) first.
+        .order_by(
+            F("dwz").desc(nulls_last=True), F("index").desc(nulls_last=True), "surname", "first_name", "pk"
+        )
     )
 
 

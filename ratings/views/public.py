@@ -6,14 +6,15 @@ Plain views without login. Reads go through ``ratings.selectors``; nothing here 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
 from ratings.exports import SafeTableExport
-from ratings.filters import ClubListFilter, RatingListFilter, TournamentListFilter
+from ratings.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms_public import SearchForm
 from ratings.permissions import user_scope
 from ratings.selectors import clubs, lists, players, statistics, tournaments
@@ -81,6 +82,7 @@ class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView)
         context = super().get_context_data(**kwargs)
         context["export_formats"] = self.export_formats
         context["page_title"] = self.title or _("Ranglisten")
+        context["named_lists"] = NAMED_LISTS
         return context
 
 
@@ -162,6 +164,19 @@ class OrganisationDetailView(RatingListView):
         if self.organisation is None:
             raise Http404(_("Diesen Verband gibt es nicht."))
         return super().dispatch(request, *args, **kwargs)
+
+    def get(self, request, *args, **kwargs):
+        # A federation outside this one is its own page; an unknown code is dropped (no error above a list).
+        chosen = request.GET.get("verband", "")
+        if chosen and chosen != self.organisation.code:
+            below = clubs.organisation_and_below(organisation=self.organisation)
+            if not below.filter(code=chosen).exists():
+                other = clubs.organisation(code=chosen)
+                query = request.GET.copy()
+                del query["verband"]
+                target = reverse("ratings:organisation-detail", args=[other.code]) if other else request.path
+                return redirect(f"{target}?{query.urlencode()}" if query else target)
+        return super().get(request, *args, **kwargs)
 
     def get_export_filename(self, export_format):
         return f"dwz-{self.organisation.code}.{export_format}"
