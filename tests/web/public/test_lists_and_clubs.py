@@ -85,7 +85,7 @@ def test_unknown_ids_are_404(client, db, path):
         ("/turniere/", {"q": "\x00", "jahr": "abc", "sort": "?", "page": "99"}),
         ("/turniere/", {"jahr": "99999999999999999999"}),
         ("/vereine/C0501/", {"verband": "C00", "alter_von": "x", "geschlecht": "?", "_export": "pdf"}),
-        ("/verbaende/C00/", {"verband": "B00", "alter_bis": "1e999", "aktiv": "x"}),
+        ("/verbaende/C00/", {"verband": "C05", "alter_bis": "1e999", "aktiv": "x", "top": "x", "liste": "?"}),
         ("/spielstaerke/", {"x": "y"}),
         ("/api/clubs/C0501/players", {"aktiv": "?"}),
     ],
