@@ -405,15 +405,14 @@ def _states_before(
     reset: set[int],
     stored: dict[int, StoredTournament],
     old_adjustments: list[tuple[OrderKey, int, int]],
-    changed_adjustments: set[int],
     start_values: dict,
 ) -> dict[str, PlayerState]:
     """Each player's state just before ``since``, read off the stored data (spec §9 inputs).
 
     The first stored event at or after ``since`` tells it: an evaluation records the player's input
-    (``dwz_old`` / ``index_old``; none for a first rating, a not-rated player or a FIDE take-over); an
-    unchanged dated adjustment overrides it anyway. Without stored events from there on, his current row
-    is his state. Only a changed adjustment hides it; then his earlier history is read directly.
+    (``dwz_old`` / ``index_old``; none for a first rating, a not-rated player or a FIDE take-over).
+    Without stored events from there on, his current row is his state. A dated adjustment records
+    nothing of the state before it; then his earlier history is read directly.
     """
     first: dict[int, tuple[OrderKey, str, object]] = {}
     for t in stored.values():
@@ -435,9 +434,9 @@ def _states_before(
                 for pk, dwz, index in Player.objects.filter(pk__in=chunk).values_list("pk", "dwz", "index")
             }
         )
-    fallback = {
-        pk for pk, (_, kind, ref) in first.items() if kind == "adjustment" and ref in changed_adjustments
-    }
+    # A dated adjustment sets the state only from its own date on: tournaments between ``since`` and it
+    # need the state before ``since``, which only the earlier history tells.
+    fallback = {pk for pk, (_, kind, _) in first.items() if kind == "adjustment"}
     fallback -= reset
     history = _history_before(fallback, since) if fallback else {}
 
@@ -696,7 +695,6 @@ def recalculate_changes(
         reset=reset_pks,
         stored=stored,
         old_adjustments=old_adjustments,
-        changed_adjustments=changed_adj,
         start_values=start_values,
     )
 

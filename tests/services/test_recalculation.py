@@ -398,3 +398,19 @@ def test_full_recalculation_detects_a_changed_restpartie_score():
     recalculate()
     assert ratings_verify() == []
     assert others <= set(Evaluation.objects.values_list("pk", flat=True))  # only that tournament rewritten
+
+
+def test_tournament_before_a_later_adjustment_starts_from_the_earlier_history():
+    # Since the new tournament's date, the player's first stored event is a dated adjustment: it says
+    # nothing of his rating before it, which the tournament needs.
+    a = player(dwz=1450, index=4)
+    b = player(dwz=1300, index=3)
+    for date, dwz, index in ((D(2024, 1, 5), 1193, 3), (D(2024, 8, 12), 1879, 22)):
+        adjustment_save(
+            adjustment=RatingAdjustment(
+                player=a, kind=AdjustmentKind.CORRECTION, date=date, dwz=dwz, index=index
+            )
+        )
+    t, _ = save_tournament([a, b], [(a, b, "1-0")], end=D(2024, 8, 9))
+    assert Evaluation.objects.get(tournament=t, player=a).dwz_old == 1193
+    assert ratings_verify() == []

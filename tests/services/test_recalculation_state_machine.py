@@ -33,8 +33,16 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services import adjustment_save, ratings_verify, recalculate, tournament_delete, tournament_save
-from ratings.services.memberships import membership_end, membership_save
+from ratings.services import (
+    adjustment_save,
+    membership_delete,
+    membership_end,
+    membership_save,
+    ratings_verify,
+    recalculate,
+    tournament_delete,
+    tournament_save,
+)
 from ratings.services.recalculation import EVALUATION_FIELDS
 from tests.factories import ClubFactory, PlayerFactory
 
@@ -200,6 +208,12 @@ class RecalculationMachine(RuleBasedStateMachine):
         membership = Membership.objects.current().filter(player=self.players[who]).first()
         if membership is not None:
             membership_end(membership=membership, until=self._date(offset))
+
+    @rule(who=st.integers(0, 7))
+    def delete_membership(self, who):
+        membership = Membership.objects.filter(player=self.players[who]).first()
+        if membership is not None:
+            membership_delete(membership=membership)
 
     # --- after every step ------------------------------------------------------------------------------
 
