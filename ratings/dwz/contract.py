@@ -244,7 +244,9 @@ def parse_tournament(data: object) -> TournamentInput:
             errors.append(f"{f}: must be an object")
             continue
         n_before = len(errors)
-        if raw.get("black") is None and raw.get("result") in BYE_CODES:
+        result = raw.get("result")
+        is_bye = isinstance(result, str) and result in BYE_CODES  # a list or object is no code (nor hashable)
+        if raw.get("black") is None and is_bye:
             # A bye: points for the standings, never for the rating (spec §3); the engine never sees it.
             white = raw.get("white")
             if not isinstance(white, str):
@@ -267,13 +269,12 @@ def parse_tournament(data: object) -> TournamentInput:
         white, black = sides
         if isinstance(white, str) and white == black:
             errors.append(f"{f}: player {_describe(white)} plays himself")
-        result = raw.get("result")
         if not isinstance(result, str) or result not in RESULT_CODES:
             errors.append(
                 f"{f}.result: missing"
                 if result is None
                 else f"{f}.result: a bye ({_describe(result)}) has no black player (null)"
-                if result in BYE_CODES
+                if is_bye
                 else f"{f}.result: unknown result {_describe(result)}"
             )
         if len(errors) == n_before:
