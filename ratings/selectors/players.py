@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import F, Prefetch
 
-from ratings.enums import AdjustmentKind
+from ratings.enums import AdjustmentKind, EvaluationStatus
 from ratings.models import Evaluation, Membership, Player, RatingAdjustment
 
 
@@ -59,8 +59,12 @@ def player(*, key: str) -> Player | None:
 
 def history(*, player: Player) -> list[HistoryRow]:
     """Evaluations and adjustments in replay order (adjustments of a day before that day's tournaments)."""
+    # A tournament he played as a non-member gives him nothing and is not on his card (WO 3.4.3).
     evaluations = list(
-        Evaluation.objects.filter(player=player).select_related("tournament").in_evaluation_order()
+        Evaluation.objects.filter(player=player)
+        .exclude(status=EvaluationStatus.NON_MEMBER)
+        .select_related("tournament")
+        .in_evaluation_order()
     )
     adjustments = list(
         RatingAdjustment.objects.filter(player=player).order_by(F("date").asc(nulls_first=True), "pk")

@@ -107,7 +107,7 @@ class EntryRow:
         """The stored We of a rated player when it is not the sum of the shown per-game P: in the WO 2026
         edition We is the unrounded sum of P rounded once (spec §16), the scoresheet shows rounded P."""
         e = self.evaluation
-        if e is None or e.status != EvaluationStatus.RATED or e.expected is None:
+        if e is None or not _entered_rated(e) or e.expected is None:
             return None
         shown = self.expected_sum
         return e.expected if shown is not None and shown != e.expected else None
@@ -132,16 +132,29 @@ def own_rating_for_expectation(evaluation: Evaluation | None) -> int | None:
     final iteration value R_i (stored as his performance) for a first rating (spec §6.9)."""
     if evaluation is None:
         return None
-    if evaluation.status == EvaluationStatus.RATED and evaluation.n > 0:
+    if _entered_rated(evaluation) and evaluation.n > 0:
         return evaluation.dwz_old
-    if evaluation.status == EvaluationStatus.FIRST:
+    if _entered_first(evaluation):
         return evaluation.performance
     return None
 
 
+def _entered_rated(e: Evaluation) -> bool:
+    """Rated, or a non-member (WO 3.4.3) who entered the calculation with his DWZ or Elo."""
+    return e.status == EvaluationStatus.RATED or (
+        e.status == EvaluationStatus.NON_MEMBER and e.dwz_old is not None
+    )
+
+
+def _entered_first(e: Evaluation) -> bool:
+    """A first rating, or a non-member without a rating who reached a Zusatzstufe (he has an entry rating)."""
+    if e.status == EvaluationStatus.NON_MEMBER:
+        return e.dwz_old is None and e.entry_rating is not None and e.n > 0
+    return e.status == EvaluationStatus.FIRST
+
+
 def _both_first(mine: Evaluation | None, theirs: Evaluation | None) -> bool:
-    first = EvaluationStatus.FIRST
-    return mine is not None and theirs is not None and mine.status == first and theirs.status == first
+    return mine is not None and theirs is not None and _entered_first(mine) and _entered_first(theirs)
 
 
 def _add_game(game: Game, by_player: dict[int, EntryRow], counted_players: set[int], pairs) -> None:
