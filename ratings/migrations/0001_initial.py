@@ -8,7 +8,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,254 +16,741 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='RatingState',
+            name="RatingState",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('last_recalculated_at', models.DateTimeField(blank=True, null=True, verbose_name='zuletzt neu berechnet')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "last_recalculated_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="zuletzt neu berechnet"),
+                ),
             ],
             options={
-                'verbose_name': 'Wertungsstand',
-                'verbose_name_plural': 'Wertungsstand',
+                "verbose_name": "Wertungsstand",
+                "verbose_name_plural": "Wertungsstand",
             },
         ),
         migrations.CreateModel(
-            name='Organisation',
+            name="Organisation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(max_length=3, unique=True, validators=[django.core.validators.RegexValidator('^[0-9A-HKLM][0-9A-Z]{2}$', 'Verbandskennziffer: drei Zeichen wie 000, C00 oder C05.')], verbose_name='Kennziffer')),
-                ('name', models.CharField(max_length=200, verbose_name='Name')),
-                ('parent', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='children', to='ratings.organisation', verbose_name='übergeordneter Verband')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "code",
+                    models.CharField(
+                        max_length=3,
+                        unique=True,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[0-9A-HKLM][0-9A-Z]{2}$",
+                                "Verbandskennziffer: drei Zeichen wie 000, C00 oder C05.",
+                            )
+                        ],
+                        verbose_name="Kennziffer",
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="Name")),
+                (
+                    "parent",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="children",
+                        to="ratings.organisation",
+                        verbose_name="übergeordneter Verband",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Verband',
-                'verbose_name_plural': 'Verbände',
-                'ordering': ['code'],
+                "verbose_name": "Verband",
+                "verbose_name_plural": "Verbände",
+                "ordering": ["code"],
             },
         ),
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('zps', models.CharField(max_length=5, unique=True, validators=[django.core.validators.RegexValidator('^[1-9A-HLM][0-9A-Z]{4}$', 'ZPS/VKZ: fünf Zeichen wie C0101.')], verbose_name='ZPS')),
-                ('name', models.CharField(max_length=200, verbose_name='Name')),
-                ('organisation', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='clubs', to='ratings.organisation', verbose_name='Verband')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "zps",
+                    models.CharField(
+                        max_length=5,
+                        unique=True,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[1-9A-HLM][0-9A-Z]{4}$", "ZPS/VKZ: fünf Zeichen wie C0101."
+                            )
+                        ],
+                        verbose_name="ZPS",
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="Name")),
+                (
+                    "organisation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="clubs",
+                        to="ratings.organisation",
+                        verbose_name="Verband",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Verein',
-                'verbose_name_plural': 'Vereine',
-                'ordering': ['zps'],
+                "verbose_name": "Verein",
+                "verbose_name_plural": "Vereine",
+                "ordering": ["zps"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(help_text='Stabiler Schlüssel: DSB-Personen-ID oder ZPS-Mitgliedsnummer (z. B. C0101-1014).', max_length=40, unique=True, verbose_name='Schlüssel')),
-                ('surname', models.CharField(max_length=100, verbose_name='Nachname')),
-                ('first_name', models.CharField(blank=True, max_length=100, verbose_name='Vorname')),
-                ('sex', models.CharField(blank=True, choices=[('m', 'männlich'), ('w', 'weiblich'), ('d', 'divers')], max_length=1, verbose_name='Geschlecht')),
-                ('birth_year', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='Geburtsjahr')),
-                ('dsb_id', models.PositiveIntegerField(blank=True, null=True, unique=True, verbose_name='DSB-Personen-ID')),
-                ('fide_id', models.PositiveIntegerField(blank=True, null=True, verbose_name='FIDE-ID')),
-                ('fide_elo', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='Elo')),
-                ('fide_title', models.CharField(blank=True, choices=[('GM', 'GM'), ('IM', 'IM'), ('FM', 'FM'), ('CM', 'CM'), ('WGM', 'WGM'), ('WIM', 'WIM'), ('WFM', 'WFM'), ('WCM', 'WCM')], max_length=3, verbose_name='Titel')),
-                ('fide_federation', models.CharField(blank=True, max_length=3, verbose_name='FIDE-Föderation')),
-                ('status', models.CharField(choices=[('A', 'aktiv'), ('P', 'passiv')], default='A', max_length=1, verbose_name='Status')),
-                ('dwz', models.PositiveSmallIntegerField(blank=True, editable=False, null=True, verbose_name='DWZ')),
-                ('index', models.PositiveSmallIntegerField(blank=True, editable=False, null=True, verbose_name='Index')),
-                ('last_evaluated', models.DateField(blank=True, editable=False, null=True, verbose_name='letzte Auswertung')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='angelegt')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='geändert')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "key",
+                    models.CharField(
+                        help_text="Stabiler Schlüssel: DSB-Personen-ID oder ZPS-Mitgliedsnummer (z. B. C0101-1014).",
+                        max_length=40,
+                        unique=True,
+                        verbose_name="Schlüssel",
+                    ),
+                ),
+                ("surname", models.CharField(max_length=100, verbose_name="Nachname")),
+                ("first_name", models.CharField(blank=True, max_length=100, verbose_name="Vorname")),
+                (
+                    "sex",
+                    models.CharField(
+                        blank=True,
+                        choices=[("m", "männlich"), ("w", "weiblich"), ("d", "divers")],
+                        max_length=1,
+                        verbose_name="Geschlecht",
+                    ),
+                ),
+                (
+                    "birth_year",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="Geburtsjahr"),
+                ),
+                (
+                    "dsb_id",
+                    models.PositiveIntegerField(
+                        blank=True, null=True, unique=True, verbose_name="DSB-Personen-ID"
+                    ),
+                ),
+                ("fide_id", models.PositiveIntegerField(blank=True, null=True, verbose_name="FIDE-ID")),
+                ("fide_elo", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="Elo")),
+                (
+                    "fide_title",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("GM", "GM"),
+                            ("IM", "IM"),
+                            ("FM", "FM"),
+                            ("CM", "CM"),
+                            ("WGM", "WGM"),
+                            ("WIM", "WIM"),
+                            ("WFM", "WFM"),
+                            ("WCM", "WCM"),
+                        ],
+                        max_length=3,
+                        verbose_name="Titel",
+                    ),
+                ),
+                (
+                    "fide_federation",
+                    models.CharField(blank=True, max_length=3, verbose_name="FIDE-Föderation"),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("A", "aktiv"), ("P", "passiv")],
+                        default="A",
+                        max_length=1,
+                        verbose_name="Status",
+                    ),
+                ),
+                (
+                    "dwz",
+                    models.PositiveSmallIntegerField(
+                        blank=True, editable=False, null=True, verbose_name="DWZ"
+                    ),
+                ),
+                (
+                    "index",
+                    models.PositiveSmallIntegerField(
+                        blank=True, editable=False, null=True, verbose_name="Index"
+                    ),
+                ),
+                (
+                    "last_evaluated",
+                    models.DateField(blank=True, editable=False, null=True, verbose_name="letzte Auswertung"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="angelegt")),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="geändert")),
             ],
             options={
-                'verbose_name': 'Spieler',
-                'verbose_name_plural': 'Spieler',
-                'ordering': ['surname', 'first_name', 'pk'],
-                'indexes': [models.Index(fields=['surname', 'first_name'], name='ratings_pla_surname_fbd7d4_idx'), models.Index(fields=['-dwz'], name='ratings_pla_dwz_0dcbcb_idx')],
+                "verbose_name": "Spieler",
+                "verbose_name_plural": "Spieler",
+                "ordering": ["surname", "first_name", "pk"],
+                "indexes": [
+                    models.Index(fields=["surname", "first_name"], name="ratings_pla_surname_fbd7d4_idx"),
+                    models.Index(fields=["-dwz"], name="ratings_pla_dwz_0dcbcb_idx"),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(blank=True, max_length=12, null=True, unique=True, validators=[django.core.validators.RegexValidator('^(?:[0-9]{2}|[A-Z][0-9])(?:0[1-9]|[1-4][0-9]|5[0-3])-[0-9A-Z]{3}-[0-9A-Z]{3}$', 'Turniercode im Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1.')], verbose_name='Turniercode')),
-                ('code_suffix', models.GeneratedField(db_persist=True, expression=django.db.models.functions.text.Substr('code', 10, 3), output_field=models.CharField(max_length=3, null=True), verbose_name='Code-Suffix')),
-                ('name', models.CharField(max_length=200, verbose_name='Name')),
-                ('place', models.CharField(blank=True, max_length=100, verbose_name='Ort')),
-                ('start_date', models.DateField(verbose_name='Beginn')),
-                ('end_date', models.DateField(db_index=True, verbose_name='Ende')),
-                ('rounds', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='Runden')),
-                ('notes', models.TextField(blank=True, verbose_name='Notizen')),
-                ('rated', models.BooleanField(default=True, help_text='Nicht gewertete Turniere werden gespeichert, aber nicht ausgewertet.', verbose_name='DWZ-gewertet')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='angelegt')),
-                ('updated_at', models.DateTimeField(auto_now=True, verbose_name='geändert')),
-                ('organiser_club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='ratings.club', verbose_name='Ausrichter (Verein)')),
-                ('organiser_organisation', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='tournaments', to='ratings.organisation', verbose_name='Ausrichter (Verband)')),
-                ('rating_officer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rated_tournaments', to=settings.AUTH_USER_MODEL, verbose_name='Wertungsreferent')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "code",
+                    models.CharField(
+                        blank=True,
+                        max_length=12,
+                        null=True,
+                        unique=True,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^(?:[0-9]{2}|[A-Z][0-9])(?:0[1-9]|[1-4][0-9]|5[0-3])-[0-9A-Z]{3}-[0-9A-Z]{3}$",
+                                "Turniercode im Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1.",
+                            )
+                        ],
+                        verbose_name="Turniercode",
+                    ),
+                ),
+                (
+                    "code_suffix",
+                    models.GeneratedField(
+                        db_persist=True,
+                        expression=django.db.models.functions.text.Substr("code", 10, 3),
+                        output_field=models.CharField(max_length=3, null=True),
+                        verbose_name="Code-Suffix",
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="Name")),
+                ("place", models.CharField(blank=True, max_length=100, verbose_name="Ort")),
+                ("start_date", models.DateField(verbose_name="Beginn")),
+                ("end_date", models.DateField(db_index=True, verbose_name="Ende")),
+                ("rounds", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="Runden")),
+                ("notes", models.TextField(blank=True, verbose_name="Notizen")),
+                (
+                    "rated",
+                    models.BooleanField(
+                        default=True,
+                        help_text="Nicht gewertete Turniere werden gespeichert, aber nicht ausgewertet.",
+                        verbose_name="DWZ-gewertet",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="angelegt")),
+                ("updated_at", models.DateTimeField(auto_now=True, verbose_name="geändert")),
+                (
+                    "organiser_club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournaments",
+                        to="ratings.club",
+                        verbose_name="Ausrichter (Verein)",
+                    ),
+                ),
+                (
+                    "organiser_organisation",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="tournaments",
+                        to="ratings.organisation",
+                        verbose_name="Ausrichter (Verband)",
+                    ),
+                ),
+                (
+                    "rating_officer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="rated_tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="Wertungsreferent",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Turnier',
-                'verbose_name_plural': 'Turniere',
-                'ordering': ['-end_date', '-pk'],
+                "verbose_name": "Turnier",
+                "verbose_name_plural": "Turniere",
+                "ordering": ["-end_date", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Restpartie',
+            name="Restpartie",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveSmallIntegerField(verbose_name='Reihenfolge')),
-                ('opponent_rating', models.PositiveSmallIntegerField(verbose_name='Gegner-DWZ')),
-                ('score', models.DecimalField(decimal_places=1, max_digits=2, verbose_name='Ergebnis')),
-                ('end_date', models.DateField(verbose_name='gespielt bis')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='restpartien', to='ratings.player', verbose_name='Spieler')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='restpartien', to='ratings.tournament', verbose_name='Turnier')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveSmallIntegerField(verbose_name="Reihenfolge")),
+                ("opponent_rating", models.PositiveSmallIntegerField(verbose_name="Gegner-DWZ")),
+                ("score", models.DecimalField(decimal_places=1, max_digits=2, verbose_name="Ergebnis")),
+                ("end_date", models.DateField(verbose_name="gespielt bis")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="restpartien",
+                        to="ratings.player",
+                        verbose_name="Spieler",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="restpartien",
+                        to="ratings.tournament",
+                        verbose_name="Turnier",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Restpartie',
-                'verbose_name_plural': 'Restpartien',
-                'ordering': ['player', 'end_date', 'tournament_id', 'seq'],
+                "verbose_name": "Restpartie",
+                "verbose_name_plural": "Restpartien",
+                "ordering": ["player", "end_date", "tournament_id", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveSmallIntegerField(verbose_name='Runde')),
-                ('board', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='Brett')),
-                ('result', models.CharField(choices=[('1-0', '1-0'), ('0-1', '0-1'), ('1/2-1/2', '½-½'), ('+-', '+- (kampflos für Weiß)'), ('-+', '-+ (kampflos für Schwarz)'), ('--', '-- (beide kampflos verloren)'), ('+', 'spielfrei (1 Punkt)'), ('H', 'Halbpunkt-Freilos'), ('F', 'Vollpunkt-Freilos'), ('U', 'nicht gepaart (0 Punkte)'), ('Z', 'Nullpunkt-Freilos')], max_length=7, verbose_name='Ergebnis')),
-                ('black', models.ForeignKey(blank=True, help_text='Leer bei spielfrei/Freilos.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='games_as_black', to='ratings.player', verbose_name='Schwarz')),
-                ('white', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='games_as_white', to='ratings.player', verbose_name='Weiß')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='ratings.tournament', verbose_name='Turnier')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveSmallIntegerField(verbose_name="Runde")),
+                ("board", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="Brett")),
+                (
+                    "result",
+                    models.CharField(
+                        choices=[
+                            ("1-0", "1-0"),
+                            ("0-1", "0-1"),
+                            ("1/2-1/2", "½-½"),
+                            ("+-", "+- (kampflos für Weiß)"),
+                            ("-+", "-+ (kampflos für Schwarz)"),
+                            ("--", "-- (beide kampflos verloren)"),
+                            ("+", "spielfrei (1 Punkt)"),
+                            ("H", "Halbpunkt-Freilos"),
+                            ("F", "Vollpunkt-Freilos"),
+                            ("U", "nicht gepaart (0 Punkte)"),
+                            ("Z", "Nullpunkt-Freilos"),
+                        ],
+                        max_length=7,
+                        verbose_name="Ergebnis",
+                    ),
+                ),
+                (
+                    "black",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Leer bei spielfrei/Freilos.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="games_as_black",
+                        to="ratings.player",
+                        verbose_name="Schwarz",
+                    ),
+                ),
+                (
+                    "white",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="games_as_white",
+                        to="ratings.player",
+                        verbose_name="Weiß",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="ratings.tournament",
+                        verbose_name="Turnier",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Partie',
-                'verbose_name_plural': 'Partien',
-                'ordering': ['tournament', 'round', models.OrderBy(models.F('board'), nulls_last=True), 'pk'],
+                "verbose_name": "Partie",
+                "verbose_name_plural": "Partien",
+                "ordering": ["tournament", "round", models.OrderBy(models.F("board"), nulls_last=True), "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Evaluation',
+            name="Evaluation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('end_date', models.DateField(verbose_name='Ende')),
-                ('edition', models.CharField(choices=[('classic', 'klassisch (bis 07.06.2026)'), ('wo2026', 'WO 2026 (ab 08.06.2026)')], max_length=10, verbose_name='Regelwerk')),
-                ('status', models.CharField(choices=[('rated', 'ausgewertet'), ('first', 'Erst-DWZ'), ('not_rated', 'nicht ausgewertet')], max_length=10, verbose_name='Status')),
-                ('dwz_old', models.PositiveSmallIntegerField(null=True, verbose_name='DWZ alt')),
-                ('index_old', models.PositiveSmallIntegerField(null=True, verbose_name='Index alt')),
-                ('n', models.PositiveSmallIntegerField(verbose_name='Partien')),
-                ('points', models.DecimalField(decimal_places=1, max_digits=6, verbose_name='Punkte')),
-                ('expected', models.DecimalField(decimal_places=3, max_digits=7, null=True, verbose_name='Erwartung')),
-                ('coefficient', models.DecimalField(decimal_places=1, max_digits=5, null=True, verbose_name='E/K')),
-                ('level', models.PositiveSmallIntegerField(null=True, verbose_name='Niveau')),
-                ('performance', models.PositiveSmallIntegerField(null=True, verbose_name='Leistung')),
-                ('dwz_new', models.PositiveSmallIntegerField(null=True, verbose_name='DWZ neu')),
-                ('index_new', models.PositiveSmallIntegerField(null=True, verbose_name='Index neu')),
-                ('fide_takeover', models.BooleanField(default=False, verbose_name='Elo-Übernahme')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='evaluations', to='ratings.player', verbose_name='Spieler')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='evaluations', to='ratings.tournament', verbose_name='Turnier')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("end_date", models.DateField(verbose_name="Ende")),
+                (
+                    "edition",
+                    models.CharField(
+                        choices=[
+                            ("classic", "klassisch (bis 07.06.2026)"),
+                            ("wo2026", "WO 2026 (ab 08.06.2026)"),
+                        ],
+                        max_length=10,
+                        verbose_name="Regelwerk",
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("rated", "ausgewertet"),
+                            ("first", "Erst-DWZ"),
+                            ("not_rated", "nicht ausgewertet"),
+                        ],
+                        max_length=10,
+                        verbose_name="Status",
+                    ),
+                ),
+                ("dwz_old", models.PositiveSmallIntegerField(null=True, verbose_name="DWZ alt")),
+                ("index_old", models.PositiveSmallIntegerField(null=True, verbose_name="Index alt")),
+                ("n", models.PositiveSmallIntegerField(verbose_name="Partien")),
+                ("points", models.DecimalField(decimal_places=1, max_digits=6, verbose_name="Punkte")),
+                (
+                    "expected",
+                    models.DecimalField(decimal_places=3, max_digits=7, null=True, verbose_name="Erwartung"),
+                ),
+                (
+                    "coefficient",
+                    models.DecimalField(decimal_places=1, max_digits=5, null=True, verbose_name="E/K"),
+                ),
+                ("level", models.PositiveSmallIntegerField(null=True, verbose_name="Niveau")),
+                ("performance", models.PositiveSmallIntegerField(null=True, verbose_name="Leistung")),
+                ("dwz_new", models.PositiveSmallIntegerField(null=True, verbose_name="DWZ neu")),
+                ("index_new", models.PositiveSmallIntegerField(null=True, verbose_name="Index neu")),
+                ("fide_takeover", models.BooleanField(default=False, verbose_name="Elo-Übernahme")),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="evaluations",
+                        to="ratings.player",
+                        verbose_name="Spieler",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="evaluations",
+                        to="ratings.tournament",
+                        verbose_name="Turnier",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Auswertung',
-                'verbose_name_plural': 'Auswertungen',
-                'ordering': ['end_date', 'tournament_id', 'pk'],
+                "verbose_name": "Auswertung",
+                "verbose_name_plural": "Auswertungen",
+                "ordering": ["end_date", "tournament_id", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentEntry',
+            name="TournamentEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('start_rank', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='Startrang')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='ratings.player', verbose_name='Spieler')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='ratings.tournament', verbose_name='Turnier')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "start_rank",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="Startrang"),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="ratings.player",
+                        verbose_name="Spieler",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="ratings.tournament",
+                        verbose_name="Turnier",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Teilnehmer',
-                'verbose_name_plural': 'Teilnehmer',
-                'ordering': ['tournament', models.OrderBy(models.F('start_rank'), nulls_last=True), 'pk'],
+                "verbose_name": "Teilnehmer",
+                "verbose_name_plural": "Teilnehmer",
+                "ordering": ["tournament", models.OrderBy(models.F("start_rank"), nulls_last=True), "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('member_number', models.CharField(max_length=10, verbose_name='Mitgliedsnummer')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='memberships', to='ratings.club', verbose_name='Verein')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='ratings.player', verbose_name='Spieler')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("member_number", models.CharField(max_length=10, verbose_name="Mitgliedsnummer")),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="memberships",
+                        to="ratings.club",
+                        verbose_name="Verein",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="ratings.player",
+                        verbose_name="Spieler",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Mitgliedschaft',
-                'verbose_name_plural': 'Mitgliedschaften',
-                'ordering': ['club__zps', 'member_number'],
-                'constraints': [models.UniqueConstraint(fields=('club', 'member_number'), name='membership_unique_number_per_club'), models.UniqueConstraint(fields=('club', 'player'), name='membership_unique_player_per_club')],
+                "verbose_name": "Mitgliedschaft",
+                "verbose_name_plural": "Mitgliedschaften",
+                "ordering": ["club__zps", "member_number"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("club", "member_number"), name="membership_unique_number_per_club"
+                    ),
+                    models.UniqueConstraint(
+                        fields=("club", "player"), name="membership_unique_player_per_club"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingAdjustment',
+            name="RatingAdjustment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('start', 'Startwert'), ('dsb_list', 'Übernahme aus DSB-Liste'), ('correction', 'Korrektur'), ('promotion', 'Hochstufung')], max_length=12, verbose_name='Art')),
-                ('date', models.DateField(blank=True, null=True, verbose_name='gültig ab')),
-                ('dwz', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='DWZ')),
-                ('index', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='Index')),
-                ('fide_elo', models.PositiveSmallIntegerField(blank=True, help_text='Nur beim Startwert: für eine Elo-Übernahme ohne DWZ.', null=True, verbose_name='Elo')),
-                ('reason', models.TextField(blank=True, verbose_name='Begründung')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='angelegt')),
-                ('author', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='rating_adjustments', to=settings.AUTH_USER_MODEL, verbose_name='erfasst von')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='adjustments', to='ratings.player', verbose_name='Spieler')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("start", "Startwert"),
+                            ("dsb_list", "Übernahme aus DSB-Liste"),
+                            ("correction", "Korrektur"),
+                            ("promotion", "Hochstufung"),
+                        ],
+                        max_length=12,
+                        verbose_name="Art",
+                    ),
+                ),
+                ("date", models.DateField(blank=True, null=True, verbose_name="gültig ab")),
+                ("dwz", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="DWZ")),
+                ("index", models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="Index")),
+                (
+                    "fide_elo",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Nur beim Startwert: für eine Elo-Übernahme ohne DWZ.",
+                        null=True,
+                        verbose_name="Elo",
+                    ),
+                ),
+                ("reason", models.TextField(blank=True, verbose_name="Begründung")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="angelegt")),
+                (
+                    "author",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="rating_adjustments",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="erfasst von",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="adjustments",
+                        to="ratings.player",
+                        verbose_name="Spieler",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Wertungsänderung',
-                'verbose_name_plural': 'Wertungsänderungen',
-                'ordering': ['player', 'date', 'pk'],
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('kind', 'start'), ('date__isnull', True)), models.Q(models.Q(('kind', 'start'), _negated=True), ('date__isnull', False)), _connector='OR'), name='adjustment_start_iff_undated'), models.CheckConstraint(condition=models.Q(('kind', 'start'), models.Q(('dwz__isnull', False), ('index__isnull', False), ('fide_elo__isnull', True)), _connector='OR'), name='adjustment_dated_sets_dwz_and_index'), models.CheckConstraint(condition=models.Q(models.Q(('kind', 'start'), _negated=True), ('dwz__isnull', False), ('fide_elo__isnull', False), _connector='OR'), name='adjustment_start_has_value'), models.CheckConstraint(condition=models.Q(('index__isnull', True), ('dwz__isnull', False), _connector='OR'), name='adjustment_index_needs_dwz'), models.UniqueConstraint(condition=models.Q(('kind', 'start')), fields=('player',), name='adjustment_one_start_value')],
+                "verbose_name": "Wertungsänderung",
+                "verbose_name_plural": "Wertungsänderungen",
+                "ordering": ["player", "date", "pk"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("kind", "start"), ("date__isnull", True)),
+                            models.Q(models.Q(("kind", "start"), _negated=True), ("date__isnull", False)),
+                            _connector="OR",
+                        ),
+                        name="adjustment_start_iff_undated",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("kind", "start"),
+                            models.Q(
+                                ("dwz__isnull", False), ("index__isnull", False), ("fide_elo__isnull", True)
+                            ),
+                            _connector="OR",
+                        ),
+                        name="adjustment_dated_sets_dwz_and_index",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("kind", "start"), _negated=True),
+                            ("dwz__isnull", False),
+                            ("fide_elo__isnull", False),
+                            _connector="OR",
+                        ),
+                        name="adjustment_start_has_value",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("index__isnull", True), ("dwz__isnull", False), _connector="OR"),
+                        name="adjustment_index_needs_dwz",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("kind", "start")),
+                        fields=("player",),
+                        name="adjustment_one_start_value",
+                    ),
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('start_date__lte', models.F('end_date'))), name='tournament_start_not_after_end'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("start_date__lte", models.F("end_date"))),
+                name="tournament_start_not_after_end",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('organiser_club__isnull', True), ('organiser_organisation__isnull', True), _connector='OR'), name='tournament_one_organiser'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("organiser_club__isnull", True),
+                    ("organiser_organisation__isnull", True),
+                    _connector="OR",
+                ),
+                name="tournament_one_organiser",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='restpartie',
-            constraint=models.UniqueConstraint(fields=('tournament', 'player', 'seq'), name='restpartie_unique_seq'),
+            model_name="restpartie",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "player", "seq"), name="restpartie_unique_seq"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('white', models.F('black')), _negated=True), name='game_white_not_black'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("white", models.F("black")), _negated=True), name="game_white_not_black"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('black__isnull', True), ('result__in', ['+', 'F', 'H', 'U', 'Z'])), models.Q(('black__isnull', False), models.Q(('result__in', ['+', 'F', 'H', 'U', 'Z']), _negated=True)), _connector='OR'), name='game_bye_iff_no_black'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("black__isnull", True), ("result__in", ["+", "F", "H", "U", "Z"])),
+                    models.Q(
+                        ("black__isnull", False),
+                        models.Q(("result__in", ["+", "F", "H", "U", "Z"]), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="game_bye_iff_no_black",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.CheckConstraint(condition=models.Q(('round__gte', 1)), name='game_round_positive'),
+            model_name="game",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("round__gte", 1)), name="game_round_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(fields=('tournament', 'round', 'white'), name='game_white_once_per_round'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "round", "white"), name="game_white_once_per_round"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(fields=('tournament', 'round', 'black'), name='game_black_once_per_round'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "round", "black"), name="game_black_once_per_round"
+            ),
         ),
         migrations.AddIndex(
-            model_name='evaluation',
-            index=models.Index(fields=['player', 'end_date'], name='ratings_eva_player__72cec8_idx'),
+            model_name="evaluation",
+            index=models.Index(fields=["player", "end_date"], name="ratings_eva_player__72cec8_idx"),
         ),
         migrations.AddConstraint(
-            model_name='evaluation',
-            constraint=models.UniqueConstraint(fields=('tournament', 'player'), name='evaluation_unique_player'),
+            model_name="evaluation",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "player"), name="evaluation_unique_player"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournamententry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'player'), name='entry_unique_player'),
+            model_name="tournamententry",
+            constraint=models.UniqueConstraint(fields=("tournament", "player"), name="entry_unique_player"),
         ),
         migrations.AddConstraint(
-            model_name='tournamententry',
-            constraint=models.UniqueConstraint(condition=models.Q(('start_rank__isnull', False)), fields=('tournament', 'start_rank'), name='entry_unique_start_rank'),
+            model_name="tournamententry",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("start_rank__isnull", False)),
+                fields=("tournament", "start_rank"),
+                name="entry_unique_start_rank",
+            ),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0001_initial'),
+        ("ratings", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='evaluation',
-            name='code_suffix',
-            field=models.CharField(blank=True, max_length=3, null=True, verbose_name='Code-Suffix'),
+            model_name="evaluation",
+            name="code_suffix",
+            field=models.CharField(blank=True, max_length=3, null=True, verbose_name="Code-Suffix"),
         ),
     ]

@@ -6,62 +6,200 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0002_evaluation_code_suffix'),
+        ("ratings", "0002_evaluation_code_suffix"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TournamentEntryMode',
+            name="TournamentEntryMode",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mode', models.CharField(choices=[('rr', 'Rundenturnier (jeder gegen jeden)'), ('swiss', 'Schweizer System / Runden')], default='rr', max_length=5, verbose_name='Turnierart')),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='entry_mode', to='ratings.tournament', verbose_name='Turnier')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[
+                            ("rr", "Rundenturnier (jeder gegen jeden)"),
+                            ("swiss", "Schweizer System / Runden"),
+                        ],
+                        default="rr",
+                        max_length=5,
+                        verbose_name="Turnierart",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entry_mode",
+                        to="ratings.tournament",
+                        verbose_name="Turnier",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Turnierart',
-                'verbose_name_plural': 'Turnierarten',
+                "verbose_name": "Turnierart",
+                "verbose_name_plural": "Turnierarten",
             },
         ),
         migrations.CreateModel(
-            name='AuditEvent',
+            name="AuditEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True, verbose_name='Zeitpunkt')),
-                ('username', models.CharField(blank=True, max_length=150, verbose_name='Benutzername')),
-                ('action', models.CharField(choices=[('create', 'angelegt'), ('update', 'geändert'), ('delete', 'gelöscht'), ('restore', 'wiederhergestellt')], max_length=10, verbose_name='Aktion')),
-                ('object_type', models.CharField(choices=[('tournament', 'Turnier'), ('game', 'Partie'), ('player', 'Spieler'), ('adjustment', 'Wertungsänderung')], max_length=12, verbose_name='Objektart')),
-                ('object_id', models.PositiveBigIntegerField(blank=True, null=True, verbose_name='Objekt-ID')),
-                ('object_repr', models.CharField(blank=True, max_length=250, verbose_name='Objekt')),
-                ('tournament_ref', models.PositiveBigIntegerField(blank=True, db_index=True, null=True, verbose_name='Turnier-ID')),
-                ('player_ref', models.PositiveBigIntegerField(blank=True, db_index=True, null=True, verbose_name='Spieler-ID')),
-                ('changes', models.JSONField(blank=True, default=dict, verbose_name='Änderungen')),
-                ('snapshot', models.JSONField(blank=True, null=True, verbose_name='Stand')),
-                ('restored_as', models.PositiveBigIntegerField(blank=True, editable=False, null=True, verbose_name='wiederhergestellt als Turnier')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='audit_events', to=settings.AUTH_USER_MODEL, verbose_name='Benutzer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="Zeitpunkt"),
+                ),
+                ("username", models.CharField(blank=True, max_length=150, verbose_name="Benutzername")),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("create", "angelegt"),
+                            ("update", "geändert"),
+                            ("delete", "gelöscht"),
+                            ("restore", "wiederhergestellt"),
+                        ],
+                        max_length=10,
+                        verbose_name="Aktion",
+                    ),
+                ),
+                (
+                    "object_type",
+                    models.CharField(
+                        choices=[
+                            ("tournament", "Turnier"),
+                            ("game", "Partie"),
+                            ("player", "Spieler"),
+                            ("adjustment", "Wertungsänderung"),
+                        ],
+                        max_length=12,
+                        verbose_name="Objektart",
+                    ),
+                ),
+                (
+                    "object_id",
+                    models.PositiveBigIntegerField(blank=True, null=True, verbose_name="Objekt-ID"),
+                ),
+                ("object_repr", models.CharField(blank=True, max_length=250, verbose_name="Objekt")),
+                (
+                    "tournament_ref",
+                    models.PositiveBigIntegerField(
+                        blank=True, db_index=True, null=True, verbose_name="Turnier-ID"
+                    ),
+                ),
+                (
+                    "player_ref",
+                    models.PositiveBigIntegerField(
+                        blank=True, db_index=True, null=True, verbose_name="Spieler-ID"
+                    ),
+                ),
+                ("changes", models.JSONField(blank=True, default=dict, verbose_name="Änderungen")),
+                ("snapshot", models.JSONField(blank=True, null=True, verbose_name="Stand")),
+                (
+                    "restored_as",
+                    models.PositiveBigIntegerField(
+                        blank=True, editable=False, null=True, verbose_name="wiederhergestellt als Turnier"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="audit_events",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="Benutzer",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Protokolleintrag',
-                'verbose_name_plural': 'Protokoll',
-                'ordering': ['-created_at', '-pk'],
-                'indexes': [models.Index(fields=['object_type', 'object_id'], name='ratings_aud_object__f573cf_idx')],
+                "verbose_name": "Protokolleintrag",
+                "verbose_name_plural": "Protokoll",
+                "ordering": ["-created_at", "-pk"],
+                "indexes": [
+                    models.Index(fields=["object_type", "object_id"], name="ratings_aud_object__f573cf_idx")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='OfficerScope',
+            name="OfficerScope",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='officer_scopes', to='ratings.club', verbose_name='Verein')),
-                ('organisation', models.ForeignKey(blank=True, help_text='Gilt für den Verband und alles darunter.', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='officer_scopes', to='ratings.organisation', verbose_name='Verband')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='officer_scopes', to=settings.AUTH_USER_MODEL, verbose_name='Benutzer')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="officer_scopes",
+                        to="ratings.club",
+                        verbose_name="Verein",
+                    ),
+                ),
+                (
+                    "organisation",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Gilt für den Verband und alles darunter.",
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="officer_scopes",
+                        to="ratings.organisation",
+                        verbose_name="Verband",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="officer_scopes",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="Benutzer",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Zuständigkeit (Wertungsreferent)',
-                'verbose_name_plural': 'Zuständigkeiten (Wertungsreferenten)',
-                'ordering': ['user', 'organisation__code', 'club__zps'],
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('organisation__isnull', False), ('club__isnull', True)), models.Q(('organisation__isnull', True), ('club__isnull', False)), _connector='OR'), name='officerscope_org_xor_club'), models.UniqueConstraint(condition=models.Q(('organisation__isnull', False)), fields=('user', 'organisation'), name='officerscope_unique_org'), models.UniqueConstraint(condition=models.Q(('club__isnull', False)), fields=('user', 'club'), name='officerscope_unique_club')],
+                "verbose_name": "Zuständigkeit (Wertungsreferent)",
+                "verbose_name_plural": "Zuständigkeiten (Wertungsreferenten)",
+                "ordering": ["user", "organisation__code", "club__zps"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("organisation__isnull", False), ("club__isnull", True)),
+                            models.Q(("organisation__isnull", True), ("club__isnull", False)),
+                            _connector="OR",
+                        ),
+                        name="officerscope_org_xor_club",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("organisation__isnull", False)),
+                        fields=("user", "organisation"),
+                        name="officerscope_unique_org",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("club__isnull", False)),
+                        fields=("user", "club"),
+                        name="officerscope_unique_club",
+                    ),
+                ],
             },
         ),
     ]

@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0003_officer_audit'),
+        ("ratings", "0003_officer_audit"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='evaluation',
-            name='entry_rating',
-            field=models.PositiveSmallIntegerField(help_text='Wertung, mit der der Spieler in die Erwartungswerte seiner Gegner eingeht', null=True, verbose_name='Eingangswertung'),
+            model_name="evaluation",
+            name="entry_rating",
+            field=models.PositiveSmallIntegerField(
+                help_text="Wertung, mit der der Spieler in die Erwartungswerte seiner Gegner eingeht",
+                null=True,
+                verbose_name="Eingangswertung",
+            ),
         ),
     ]

@@ -16,124 +16,222 @@ def copy_player_status(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0004_evaluation_entry_rating'),
+        ("ratings", "0004_evaluation_entry_rating"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ListImport',
+            name="ListImport",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('file_name', models.CharField(max_length=255, verbose_name='Datei')),
-                ('as_of', models.DateField(blank=True, null=True, verbose_name='Stand')),
-                ('generation', models.CharField(blank=True, max_length=20, verbose_name='Format')),
-                ('umstufung', models.BooleanField(default=False, verbose_name='Umstufung 2026')),
-                ('dry_run', models.BooleanField(default=False, verbose_name='Probelauf')),
-                ('status', models.CharField(choices=[('queued', 'wartet'), ('running', 'läuft'), ('done', 'fertig'), ('failed', 'fehlgeschlagen')], default='queued', max_length=10, verbose_name='Status')),
-                ('done', models.PositiveIntegerField(default=0, verbose_name='bearbeitet')),
-                ('total', models.PositiveIntegerField(default=0, verbose_name='gesamt')),
-                ('exit_code', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='Ergebnis')),
-                ('summary', models.JSONField(blank=True, default=dict, verbose_name='Zusammenfassung')),
-                ('report', models.JSONField(blank=True, default=list, verbose_name='Bericht')),
-                ('data', models.BinaryField(blank=True, null=True, verbose_name='Datei-Inhalt')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='angelegt')),
-                ('finished_at', models.DateTimeField(blank=True, null=True, verbose_name='fertig um')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("file_name", models.CharField(max_length=255, verbose_name="Datei")),
+                ("as_of", models.DateField(blank=True, null=True, verbose_name="Stand")),
+                ("generation", models.CharField(blank=True, max_length=20, verbose_name="Format")),
+                ("umstufung", models.BooleanField(default=False, verbose_name="Umstufung 2026")),
+                ("dry_run", models.BooleanField(default=False, verbose_name="Probelauf")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "wartet"),
+                            ("running", "läuft"),
+                            ("done", "fertig"),
+                            ("failed", "fehlgeschlagen"),
+                        ],
+                        default="queued",
+                        max_length=10,
+                        verbose_name="Status",
+                    ),
+                ),
+                ("done", models.PositiveIntegerField(default=0, verbose_name="bearbeitet")),
+                ("total", models.PositiveIntegerField(default=0, verbose_name="gesamt")),
+                (
+                    "exit_code",
+                    models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="Ergebnis"),
+                ),
+                ("summary", models.JSONField(blank=True, default=dict, verbose_name="Zusammenfassung")),
+                ("report", models.JSONField(blank=True, default=list, verbose_name="Bericht")),
+                ("data", models.BinaryField(blank=True, null=True, verbose_name="Datei-Inhalt")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="angelegt")),
+                ("finished_at", models.DateTimeField(blank=True, null=True, verbose_name="fertig um")),
             ],
             options={
-                'verbose_name': 'DSB-Listen-Import',
-                'verbose_name_plural': 'DSB-Listen-Importe',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "DSB-Listen-Import",
+                "verbose_name_plural": "DSB-Listen-Importe",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='OfficialRating',
+            name="OfficialRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('as_of', models.DateField(verbose_name='Stand')),
-                ('dwz', models.PositiveIntegerField(blank=True, null=True, verbose_name='DWZ')),
-                ('index', models.PositiveIntegerField(blank=True, null=True, verbose_name='Index')),
-                ('last_evaluation', models.CharField(blank=True, max_length=20, verbose_name='letzte Auswertung (JJJJWW)')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("as_of", models.DateField(verbose_name="Stand")),
+                ("dwz", models.PositiveIntegerField(blank=True, null=True, verbose_name="DWZ")),
+                ("index", models.PositiveIntegerField(blank=True, null=True, verbose_name="Index")),
+                (
+                    "last_evaluation",
+                    models.CharField(blank=True, max_length=20, verbose_name="letzte Auswertung (JJJJWW)"),
+                ),
             ],
             options={
-                'verbose_name': 'Offizielle DWZ',
-                'verbose_name_plural': 'Offizielle DWZ',
-                'ordering': ['player', '-as_of'],
+                "verbose_name": "Offizielle DWZ",
+                "verbose_name_plural": "Offizielle DWZ",
+                "ordering": ["player", "-as_of"],
             },
         ),
         migrations.AlterModelOptions(
-            name='membership',
-            options={'ordering': ['club__zps', 'member_number', 'pk'], 'verbose_name': 'Mitgliedschaft', 'verbose_name_plural': 'Mitgliedschaften'},
+            name="membership",
+            options={
+                "ordering": ["club__zps", "member_number", "pk"],
+                "verbose_name": "Mitgliedschaft",
+                "verbose_name_plural": "Mitgliedschaften",
+            },
         ),
         migrations.RemoveConstraint(
-            model_name='membership',
-            name='membership_unique_number_per_club',
+            model_name="membership",
+            name="membership_unique_number_per_club",
         ),
         migrations.RemoveConstraint(
-            model_name='membership',
-            name='membership_unique_player_per_club',
+            model_name="membership",
+            name="membership_unique_player_per_club",
         ),
         migrations.AddField(
-            model_name='membership',
-            name='status',
-            field=models.CharField(blank=True, choices=[('A', 'aktiv'), ('P', 'passiv')], default='A', max_length=1, verbose_name='Status'),
+            model_name="membership",
+            name="status",
+            field=models.CharField(
+                blank=True,
+                choices=[("A", "aktiv"), ("P", "passiv")],
+                default="A",
+                max_length=1,
+                verbose_name="Status",
+            ),
         ),
         migrations.AddField(
-            model_name='membership',
-            name='valid_from',
-            field=models.DateField(blank=True, null=True, verbose_name='gültig ab'),
+            model_name="membership",
+            name="valid_from",
+            field=models.DateField(blank=True, null=True, verbose_name="gültig ab"),
         ),
         migrations.AddField(
-            model_name='membership',
-            name='valid_until',
-            field=models.DateField(blank=True, help_text='Leer, solange die Mitgliedschaft besteht.', null=True, verbose_name='beendet am'),
+            model_name="membership",
+            name="valid_until",
+            field=models.DateField(
+                blank=True,
+                help_text="Leer, solange die Mitgliedschaft besteht.",
+                null=True,
+                verbose_name="beendet am",
+            ),
         ),
         migrations.AlterField(
-            model_name='membership',
-            name='member_number',
-            field=models.CharField(blank=True, max_length=10, verbose_name='Mitgliedsnummer'),
+            model_name="membership",
+            name="member_number",
+            field=models.CharField(blank=True, max_length=10, verbose_name="Mitgliedsnummer"),
         ),
         migrations.AlterField(
-            model_name='player',
-            name='dsb_id',
-            field=models.CharField(blank=True, help_text='nu-ID (NU…) oder PKZ aus der DWZ-Liste des DSB.', max_length=12, null=True, unique=True, validators=[django.core.validators.RegexValidator('^(?:NU)?[0-9]{1,10}$', 'DSB-Personen-ID: eine nu-ID wie NU4005017 oder eine Ziffernfolge (PKZ).')], verbose_name='DSB-Personen-ID'),
+            model_name="player",
+            name="dsb_id",
+            field=models.CharField(
+                blank=True,
+                help_text="nu-ID (NU…) oder PKZ aus der DWZ-Liste des DSB.",
+                max_length=12,
+                null=True,
+                unique=True,
+                validators=[
+                    django.core.validators.RegexValidator(
+                        "^(?:NU)?[0-9]{1,10}$",
+                        "DSB-Personen-ID: eine nu-ID wie NU4005017 oder eine Ziffernfolge (PKZ).",
+                    )
+                ],
+                verbose_name="DSB-Personen-ID",
+            ),
         ),
         migrations.AlterField(
-            model_name='ratingadjustment',
-            name='kind',
-            field=models.CharField(choices=[('start', 'Startwert'), ('dsb_list', 'Übernahme aus DSB-Liste'), ('correction', 'Korrektur'), ('promotion', 'Hochstufung'), ('umstufung', 'Umstufung 2026')], max_length=12, verbose_name='Art'),
+            model_name="ratingadjustment",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("start", "Startwert"),
+                    ("dsb_list", "Übernahme aus DSB-Liste"),
+                    ("correction", "Korrektur"),
+                    ("promotion", "Hochstufung"),
+                    ("umstufung", "Umstufung 2026"),
+                ],
+                max_length=12,
+                verbose_name="Art",
+            ),
         ),
         migrations.AddIndex(
-            model_name='membership',
-            index=models.Index(fields=['player', 'valid_until'], name='ratings_mem_player__a63f07_idx'),
+            model_name="membership",
+            index=models.Index(fields=["player", "valid_until"], name="ratings_mem_player__a63f07_idx"),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(condition=models.Q(('valid_until__isnull', True), models.Q(('member_number', ''), _negated=True)), fields=('club', 'member_number'), name='membership_unique_number_per_club'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(
+                    ("valid_until__isnull", True), models.Q(("member_number", ""), _negated=True)
+                ),
+                fields=("club", "member_number"),
+                name="membership_unique_number_per_club",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(condition=models.Q(('valid_until__isnull', True)), fields=('club', 'player'), name='membership_unique_player_per_club'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("valid_until__isnull", True)),
+                fields=("club", "player"),
+                name="membership_unique_player_per_club",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.CheckConstraint(condition=models.Q(('valid_from__isnull', True), ('valid_until__isnull', True), ('valid_until__gte', models.F('valid_from')), _connector='OR'), name='membership_ends_after_start'),
+            model_name="membership",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("valid_from__isnull", True),
+                    ("valid_until__isnull", True),
+                    ("valid_until__gte", models.F("valid_from")),
+                    _connector="OR",
+                ),
+                name="membership_ends_after_start",
+            ),
         ),
         migrations.AddField(
-            model_name='listimport',
-            name='user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='list_imports', to=settings.AUTH_USER_MODEL, verbose_name='Benutzer'),
+            model_name="listimport",
+            name="user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="list_imports",
+                to=settings.AUTH_USER_MODEL,
+                verbose_name="Benutzer",
+            ),
         ),
         migrations.AddField(
-            model_name='officialrating',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='official_ratings', to='ratings.player', verbose_name='Spieler'),
+            model_name="officialrating",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="official_ratings",
+                to="ratings.player",
+                verbose_name="Spieler",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='officialrating',
-            constraint=models.UniqueConstraint(fields=('player', 'as_of'), name='official_rating_unique_date'),
+            model_name="officialrating",
+            constraint=models.UniqueConstraint(
+                fields=("player", "as_of"), name="official_rating_unique_date"
+            ),
         ),
         migrations.RunPython(copy_player_status, migrations.RunPython.noop),
     ]

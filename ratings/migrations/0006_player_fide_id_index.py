@@ -4,14 +4,13 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0005_dsb_list_memberships'),
+        ("ratings", "0005_dsb_list_memberships"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='player',
-            index=models.Index(fields=['fide_id'], name='ratings_pla_fide_id_9dbb7f_idx'),
+            model_name="player",
+            index=models.Index(fields=["fide_id"], name="ratings_pla_fide_id_9dbb7f_idx"),
         ),
     ]

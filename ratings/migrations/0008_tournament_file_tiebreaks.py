@@ -4,20 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0007_player_key_pattern'),
+        ("ratings", "0007_player_key_pattern"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='tiebreaks',
-            field=models.CharField(blank=True, help_text='FIDE-Codes der Feinwertungen, durch Kommas getrennt (aus dem TRF-Datensatz 202), z. B. „BH:GP/C1,SB“. Leer: Buchholz und Sonneborn-Berger.', max_length=200, verbose_name='Feinwertungen'),
+            model_name="tournament",
+            name="tiebreaks",
+            field=models.CharField(
+                blank=True,
+                help_text="FIDE-Codes der Feinwertungen, durch Kommas getrennt (aus dem TRF-Datensatz 202), z. B. „BH:GP/C1,SB“. Leer: Buchholz und Sonneborn-Berger.",
+                max_length=200,
+                verbose_name="Feinwertungen",
+            ),
         ),
         migrations.AddField(
-            model_name='tournamententry',
-            name='file_rank',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='Rang laut Datei'),
+            model_name="tournamententry",
+            name="file_rank",
+            field=models.PositiveSmallIntegerField(blank=True, null=True, verbose_name="Rang laut Datei"),
         ),
     ]

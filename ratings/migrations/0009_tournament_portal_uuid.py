@@ -7,26 +7,48 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0008_tournament_file_tiebreaks'),
+        ("ratings", "0008_tournament_file_tiebreaks"),
     ]
 
     # A generated column cannot be altered (nor can the column it reads on PostgreSQL): drop it, widen the
     # code for the portal's UUIDs (spec §16), add it again with KKK for DSB codes only.
     operations = [
         migrations.RemoveField(
-            model_name='tournament',
-            name='code_suffix',
+            model_name="tournament",
+            name="code_suffix",
         ),
         migrations.AlterField(
-            model_name='tournament',
-            name='code',
-            field=models.CharField(blank=True, max_length=36, null=True, unique=True, validators=[django.core.validators.RegexValidator('^(?:(?:[0-9]{2}|[A-Z][0-9])(?:0[1-9]|[1-4][0-9]|5[0-3])-[0-9A-Z]{3}-[0-9A-Z]{3}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$', 'Turniercode im Format YYWW-ZZZ-KKK (z. B. C524-C05-VM1) oder die UUID des DSB-Portals (z. B. 019f75b9-af1b-77c0-8e1a-3c5d2b7f9a10).')], verbose_name='Turniercode'),
+            model_name="tournament",
+            name="code",
+            field=models.CharField(
+                blank=True,
+                max_length=36,
+                null=True,
+                unique=True,
+                validators=[
+                    django.core.validators.RegexValidator(
+                        "^(?:(?:[0-9]{2}|[A-Z][0-9])(?:0[1-9]|[1-4][0-9]|5[0-3])-[0-9A-Z]{3}-[0-9A-Z]{3}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$",
+                        "Turniercode im Format YYWW-ZZZ-KKK (z. B. C524-C05-VM1) oder die UUID des DSB-Portals (z. B. 019f75b9-af1b-77c0-8e1a-3c5d2b7f9a10).",
+                    )
+                ],
+                verbose_name="Turniercode",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='code_suffix',
-            field=models.GeneratedField(db_persist=True, expression=models.Case(models.When(django.db.models.lookups.Exact(django.db.models.functions.text.Length('code'), 12), then=django.db.models.functions.text.Substr('code', 10, 3)), default=None), output_field=models.CharField(max_length=3, null=True), verbose_name='Code-Suffix'),
+            model_name="tournament",
+            name="code_suffix",
+            field=models.GeneratedField(
+                db_persist=True,
+                expression=models.Case(
+                    models.When(
+                        django.db.models.lookups.Exact(django.db.models.functions.text.Length("code"), 12),
+                        then=django.db.models.functions.text.Substr("code", 10, 3),
+                    ),
+                    default=None,
+                ),
+                output_field=models.CharField(max_length=3, null=True),
+                verbose_name="Code-Suffix",
+            ),
         ),
     ]

@@ -4,50 +4,53 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0009_tournament_portal_uuid'),
+        ("ratings", "0009_tournament_portal_uuid"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='evaluation',
-            name='dwz_new',
-            field=models.PositiveIntegerField(null=True, verbose_name='DWZ neu'),
+            model_name="evaluation",
+            name="dwz_new",
+            field=models.PositiveIntegerField(null=True, verbose_name="DWZ neu"),
         ),
         migrations.AlterField(
-            model_name='evaluation',
-            name='dwz_old',
-            field=models.PositiveIntegerField(null=True, verbose_name='DWZ alt'),
+            model_name="evaluation",
+            name="dwz_old",
+            field=models.PositiveIntegerField(null=True, verbose_name="DWZ alt"),
         ),
         migrations.AlterField(
-            model_name='evaluation',
-            name='entry_rating',
-            field=models.PositiveIntegerField(help_text='Wertung, mit der der Spieler in die Erwartungswerte seiner Gegner eingeht', null=True, verbose_name='Eingangswertung'),
+            model_name="evaluation",
+            name="entry_rating",
+            field=models.PositiveIntegerField(
+                help_text="Wertung, mit der der Spieler in die Erwartungswerte seiner Gegner eingeht",
+                null=True,
+                verbose_name="Eingangswertung",
+            ),
         ),
         migrations.AlterField(
-            model_name='evaluation',
-            name='level',
-            field=models.PositiveIntegerField(null=True, verbose_name='Niveau'),
+            model_name="evaluation",
+            name="level",
+            field=models.PositiveIntegerField(null=True, verbose_name="Niveau"),
         ),
         migrations.AlterField(
-            model_name='evaluation',
-            name='performance',
-            field=models.PositiveIntegerField(null=True, verbose_name='Leistung'),
+            model_name="evaluation",
+            name="performance",
+            field=models.PositiveIntegerField(null=True, verbose_name="Leistung"),
         ),
         migrations.AlterField(
-            model_name='player',
-            name='dwz',
-            field=models.PositiveIntegerField(blank=True, editable=False, null=True, verbose_name='DWZ'),
+            model_name="player",
+            name="dwz",
+            field=models.PositiveIntegerField(blank=True, editable=False, null=True, verbose_name="DWZ"),
         ),
         migrations.AlterField(
-            model_name='ratingadjustment',
-            name='dwz',
-            field=models.PositiveIntegerField(blank=True, null=True, verbose_name='DWZ'),
+            model_name="ratingadjustment",
+            name="dwz",
+            field=models.PositiveIntegerField(blank=True, null=True, verbose_name="DWZ"),
         ),
         migrations.AlterField(
-            model_name='restpartie',
-            name='opponent_rating',
-            field=models.PositiveIntegerField(verbose_name='Gegner-DWZ'),
+            model_name="restpartie",
+            name="opponent_rating",
+            field=models.PositiveIntegerField(verbose_name="Gegner-DWZ"),
         ),
     ]

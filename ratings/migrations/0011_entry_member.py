@@ -4,20 +4,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0010_computed_ratings_unbounded'),
+        ("ratings", "0010_computed_ratings_unbounded"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournamententry',
-            name='member',
-            field=models.BooleanField(default=True, help_text='Nichtmitglieder werden mitgerechnet, erhalten aber keine DWZ und keine Restpartien.', verbose_name='DSB-Mitglied'),
+            model_name="tournamententry",
+            name="member",
+            field=models.BooleanField(
+                default=True,
+                help_text="Nichtmitglieder werden mitgerechnet, erhalten aber keine DWZ und keine Restpartien.",
+                verbose_name="DSB-Mitglied",
+            ),
         ),
         migrations.AlterField(
-            model_name='evaluation',
-            name='status',
-            field=models.CharField(choices=[('rated', 'ausgewertet'), ('first', 'Erst-DWZ'), ('not_rated', 'nicht ausgewertet'), ('non_member', 'Nichtmitglied')], max_length=10, verbose_name='Status'),
+            model_name="evaluation",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("rated", "ausgewertet"),
+                    ("first", "Erst-DWZ"),
+                    ("not_rated", "nicht ausgewertet"),
+                    ("non_member", "Nichtmitglied"),
+                ],
+                max_length=10,
+                verbose_name="Status",
+            ),
         ),
     ]

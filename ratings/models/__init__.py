@@ -2,6 +2,7 @@
 
 from .adjustment import RatingAdjustment, RatingState
 from .audit import AuditEvent
+from .draft import TournamentDraft
 from .dsb_list import ListImport, ListImportStatus, OfficialRating
 from .evaluation import Evaluation, Restpartie
 from .federation import Club, Organisation
@@ -25,6 +26,7 @@ __all__ = [
     "RatingState",
     "Restpartie",
     "Tournament",
+    "TournamentDraft",
     "TournamentEntry",
     "TournamentEntryMode",
 ]

@@ -3,7 +3,14 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from ratings.views import accounts, officer, officer_import, officer_merge
+from ratings.views import (
+    accounts,
+    officer,
+    officer_import,
+    officer_merge,
+    officer_participants,
+    officer_rounds,
+)
 
 urlpatterns = [
     path("anmelden/", accounts.LoginView.as_view(), name="login"),
@@ -44,5 +51,14 @@ urlpatterns = [
     path("turniere/<int:pk>/bearbeiten/", officer.tournament_edit, name="tournament-edit"),
     path("turniere/<int:pk>/ergebnisse/", officer.tournament_results, name="tournament-results"),
     path("turniere/<int:pk>/vorschau/", officer.tournament_preview, name="tournament-preview"),
+    path("turniere/<int:pk>/teilnehmer/", officer_participants.participants, name="tournament-participants"),
+    path("turniere/<int:pk>/runden/", officer_rounds.round_start, name="tournament-rounds"),
+    path("turniere/<int:pk>/runden/<int:round_no>/", officer_rounds.round_entry, name="tournament-round"),
+    path(
+        "turniere/<int:pk>/entwurf/auswerten/", officer_rounds.draft_publish, name="tournament-draft-publish"
+    ),
+    path(
+        "turniere/<int:pk>/entwurf/verwerfen/", officer_rounds.draft_discard, name="tournament-draft-discard"
+    ),
     path("turniere/<int:pk>/loeschen/", officer.tournament_delete, name="tournament-delete"),
 ]

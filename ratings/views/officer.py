@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -35,6 +35,7 @@ from ratings.forms import (
     round_robin_initial,
 )
 from ratings.forms_public import SearchForm
+from ratings.models.draft import TournamentDraft
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.models.player import Membership, Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
@@ -71,7 +72,11 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 
 @permissions.officer_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    tournaments = permissions.manageable_tournaments(request.user).order_by("-end_date", "-pk")[:100]
+    tournaments = (
+        permissions.manageable_tournaments(request.user)
+        .annotate(has_draft=Exists(TournamentDraft.objects.filter(tournament=OuterRef("pk"))))
+        .order_by("-end_date", "-pk")[:100]
+    )
     scopes = request.user.officer_scopes.select_related("organisation", "club")
     return render(
         request,
@@ -167,6 +172,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 _("Turnier „%(name)s“ angelegt. Jetzt Teilnehmer und Ergebnisse eintragen.")
                 % {"name": tournament.name},
             )
+            if form.cleaned_data["mode"] == TournamentMode.SWISS:  # participants first, then round by round
+                return redirect("ratings:tournament-participants", tournament.pk)
             return redirect("ratings:tournament-results", tournament.pk)
     return render(request, "ratings/officer/tournament_form.html", {"form": form, "tournament": None})
 

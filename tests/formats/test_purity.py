@@ -11,7 +11,7 @@ import pytest
 import ratings.formats
 
 PACKAGE = Path(ratings.formats.__file__).resolve().parent
-MODULES = [PACKAGE / "trf.py", PACKAGE / "standings.py"]
+MODULES = [PACKAGE / "trf.py", PACKAGE / "standings.py", PACKAGE / "pairing_input.py"]
 
 
 def _imports(path: Path) -> set[str]:

@@ -43,7 +43,7 @@ def test_create_tournament_head(login, users, tree):
     )
     t = Tournament.objects.get(name="Sommerturnier")
     assert response.status_code == 302
-    assert response.url == reverse("ratings:tournament-results", args=[t.pk])
+    assert response.url == reverse("ratings:tournament-participants", args=[t.pk])  # Swiss: players first
     assert t.code == "C428-C05-ST1"
     assert t.organiser_club == tree["club_a"]
     assert t.rating_officer == users["officer_a"]

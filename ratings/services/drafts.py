@@ -1,0 +1,74 @@
+"""Drafts (Entwurf): the officer's participants and boards, saved on every change and evaluated only when
+published. A draft is never part of a rating: it is its own row, not the tournament's entries and games."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ratings.models import Game, Tournament, TournamentDraft, TournamentEntry
+
+from .recalculation import RecalculationReport
+from .tournaments import tournament_save
+
+
+def draft_save(
+    *, tournament: Tournament, participants: Sequence[int], games: Sequence[dict], user=None
+) -> TournamentDraft:
+    """Store the entry in progress (participants in start order, boards as plain dicts)."""
+    if len(set(participants)) != len(participants):
+        raise ValidationError(_("Ein Spieler steht doppelt in der Teilnehmerliste."))
+    seated = set(participants)
+    for g in games:
+        if g["white"] not in seated or (g["black"] is not None and g["black"] not in seated):
+            raise ValidationError(
+                _("Runde %(round)s, Brett %(board)s: ein Spieler ist nicht (mehr) Teilnehmer.")
+                % {"round": g["round"], "board": g["board"]}
+            )
+    draft, _created = TournamentDraft.objects.update_or_create(
+        tournament=tournament,
+        defaults={
+            "participants": list(participants),
+            "games": sorted(games, key=lambda g: (g["round"], g["board"])),
+            "updated_by": user if getattr(user, "pk", None) else None,
+        },
+    )
+    return draft
+
+
+def draft_discard(*, tournament: Tournament) -> None:
+    TournamentDraft.objects.filter(tournament=tournament).delete()
+
+
+def draft_publish(
+    *, tournament: Tournament, draft: TournamentDraft, user=None, mode: str | None = None
+) -> RecalculationReport:
+    """Save the draft as the tournament's participants and games, evaluate (``tournament_save``) and
+    drop the draft, all or nothing. Boards without a result are refused, each named."""
+    open_boards = [
+        _("Runde %(round)s, Brett %(board)s: Ergebnis fehlt.") % {"round": g["round"], "board": g["board"]}
+        for g in draft.games
+        if not g["result"]
+    ]
+    if open_boards:
+        raise ValidationError(open_boards)
+    if not draft.participants:
+        raise ValidationError(_("Noch keine Teilnehmer."))
+    file_ranks = dict(
+        TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", "file_rank")
+    )
+    entries = [
+        TournamentEntry(player_id=pk, start_rank=i, file_rank=file_ranks.get(pk))
+        for i, pk in enumerate(draft.participants, start=1)
+    ]
+    games = [
+        Game(round=g["round"], board=g["board"], white_id=g["white"], black_id=g["black"], result=g["result"])
+        for g in draft.games
+    ]
+    with transaction.atomic():
+        report = tournament_save(tournament=tournament, entries=entries, games=games, user=user, mode=mode)
+        TournamentDraft.objects.filter(tournament=tournament).delete()
+    return report

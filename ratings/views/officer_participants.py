@@ -1,0 +1,171 @@
+"""Participants of a tournament's draft: paste ids or names in bulk, add a whole club, search, start numbers
+by DWZ or alphabetical and changeable by typing. Every change is saved to the draft at once (never rated);
+the table shows each player's rating at the tournament's time, as the evaluation will use it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods
+
+from ratings import permissions
+from ratings.folding import search_key
+from ratings.models import Club, Player, Tournament, TournamentDraft
+from ratings.selectors import drafts as draft_selectors
+from ratings.selectors import search
+from ratings.selectors.participant_lines import players_from_lines
+from ratings.services import drafts as draft_service
+from ratings.services.preview import rating_states_before
+
+SEARCH_LIMIT = 15
+
+
+def _clubs(request: HttpRequest, tournament: Tournament):
+    clubs = permissions.manageable_clubs(request.user)
+    if tournament.organiser_club_id:
+        clubs = clubs | Club.objects.filter(pk=tournament.organiser_club_id)
+    return clubs.distinct().order_by("name")
+
+
+def _int(value) -> int | None:
+    value = (value or "").strip()
+    return int(value) if value.isascii() and value.isdecimal() and len(value) <= 9 else None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def participants(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = permissions.get_tournament_for_user(request, pk)
+    draft, saved = draft_selectors.draft_or_stored(tournament=tournament)
+    errors: list[str] = []
+    lines_text = ""
+    if request.method == "POST":
+        ids, errors, lines_text = _apply(request, tournament, draft)
+        if ids is not None and ids != draft.participants:
+            try:
+                draft = draft_service.draft_save(
+                    tournament=tournament, participants=ids, games=draft.games, user=request.user
+                )
+                saved = True
+            except ValidationError as exc:
+                errors += exc.messages
+        if not errors:
+            return redirect("ratings:tournament-participants", tournament.pk)
+    query = (request.GET.get("q") or "").strip()
+    results = (
+        search.players(query=query, limit=SEARCH_LIMIT, exclude=draft.participants) if len(query) >= 2 else []
+    )
+    players = draft_selectors.participants(draft=draft)
+    states = rating_states_before(tournament=tournament, player_ids=[p.pk for p in players])
+    seated = {pk for g in draft.games for pk in (g["white"], g["black"]) if pk}
+    rows = [
+        {"no": i, "player": p, "state": states.get(p.pk), "has_games": p.pk in seated}
+        for i, p in enumerate(players, start=1)
+    ]
+    context = {
+        "tournament": tournament,
+        "draft": draft,
+        "draft_saved": saved,
+        "rows": rows,
+        "errors": errors,
+        "lines_text": lines_text,
+        "query": query,
+        "results": results,
+        "clubs": _clubs(request, tournament),
+    }
+    return render(request, "ratings/officer/participants.html", context)
+
+
+def _apply(request: HttpRequest, tournament: Tournament, draft: TournamentDraft):
+    """The new participant list (None: unchanged), messages, and the pasted text to show again."""
+    data = request.POST
+    ids = list(draft.participants)
+    if "lines" in data:
+        found, errors = players_from_lines(data["lines"])
+        added = [p.pk for p in found if p.pk not in ids]
+        if added:
+            messages.success(
+                request,
+                ngettext("%(n)d Teilnehmer hinzugefügt.", "%(n)d Teilnehmer hinzugefügt.", len(added))
+                % {"n": len(added)},
+            )
+        failed = "\n".join(
+            line for line in data["lines"].splitlines() if line.strip() and not _names_any(line, found)
+        )
+        return ids + added, errors, failed if errors else ""
+    if "add" in data:
+        pk = _int(data["add"])
+        if pk is not None and pk not in ids and Player.objects.filter(pk=pk).exists():
+            return [*ids, pk], [], ""
+        return None, [], ""
+    if "club" in data:
+        club = _clubs(request, tournament).filter(pk=_int(data["club"])).first()
+        if club is None:
+            return None, [_("Bitte einen Verein wählen.")], ""
+        members = [
+            pk
+            for pk in Player.objects.in_club(club)
+            .order_by("surname", "first_name")
+            .values_list("pk", flat=True)
+            if pk not in ids
+        ]
+        messages.success(
+            request,
+            ngettext(
+                "%(n)d Mitglied von %(club)s hinzugefügt.",
+                "%(n)d Mitglieder von %(club)s hinzugefügt.",
+                len(members),
+            )
+            % {"n": len(members), "club": club.name},
+        )
+        return ids + members, [], ""
+    if "remove" in data:
+        pk = _int(data["remove"])
+        if any(pk in (g["white"], g["black"]) for g in draft.games):
+            return None, [_("Der Spieler hat schon Partien; bitte zuerst seine Bretter entfernen.")], ""
+        return [i for i in ids if i != pk], [], ""
+    if "order" in data:
+        return _ordered(tournament, ids, data["order"]), [], ""
+    if "renumber" in data:
+        return _renumbered(ids, data), [], ""
+    return None, [], ""
+
+
+def _names_any(line: str, found: list[Player]) -> bool:
+    text = search_key(line)
+    return any(search_key(p.key) in text or search_key(p.surname) in text for p in found)
+
+
+def _ordered(tournament: Tournament, ids: list[int], order: str) -> list[int]:
+    players = Player.objects.in_bulk(ids)
+    if order == "alpha":
+        return sorted(
+            ids, key=lambda pk: (search_key(players[pk].surname), search_key(players[pk].first_name))
+        )
+    states = rating_states_before(tournament=tournament, player_ids=ids)
+
+    def strength(pk: int):
+        s = states.get(pk)
+        dwz = s.dwz if s and s.dwz is not None else None
+        elo = s.fide_elo if s and s.fide_elo is not None else players[pk].fide_elo
+        return (dwz is None, -(dwz or 0), elo is None, -(elo or 0), search_key(players[pk].surname))
+
+    return sorted(ids, key=strength)
+
+
+def _renumbered(ids: list[int], data) -> list[int]:
+    """Each typed start number moves its player there; the others keep their order around them."""
+    wanted = {}
+    for i, pk in enumerate(ids, start=1):
+        no = _int(data.get(f"no-{pk}"))
+        if no is not None and no != i:
+            wanted[pk] = min(max(no, 1), len(ids))
+    rest = [pk for pk in ids if pk not in wanted]
+    for pk, no in sorted(wanted.items(), key=lambda item: item[1]):
+        rest.insert(no - 1, pk)
+    return rest
