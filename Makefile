@@ -1,4 +1,4 @@
-# dwzsite: `make run` serves the demo site, `make test` runs lint and the whole test suite.
+# dwzsite: `make run` serves the demo site, `make test` runs lint (ruff, mypy) and the whole test suite.
 SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
@@ -36,16 +36,17 @@ run: messages
 	trap 'kill $$worker 2>/dev/null' EXIT; \
 	DJANGO_DEBUG=True $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The same checks as .pre-commit-config.yaml: lint, format, types of the engine and the services.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: messages
-	$(BIN)/ruff check .
+test: messages lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 clean:

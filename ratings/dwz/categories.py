@@ -25,9 +25,9 @@ CATEGORIES: tuple[StrengthCategory, ...] = (
     StrengthCategory(2500, 2700, "Großmeister", "grandmaster"),
     StrengthCategory(2701, None, "Weltklassespieler", "world class"),
 )
-_LOWER_BOUNDS = [c.lower for c in CATEGORIES[1:]]
+_LOWER_BOUNDS: list[int] = [c.lower for c in CATEGORIES[1:] if c.lower is not None]
 
 
 def strength_category(dwz: int) -> StrengthCategory:
     """The category of an integer DWZ."""
-    return CATEGORIES[bisect.bisect_right(_LOWER_BOUNDS, dwz)]  # type: ignore[arg-type]
+    return CATEGORIES[bisect.bisect_right(_LOWER_BOUNDS, dwz)]

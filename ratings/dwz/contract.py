@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from typing import Any
+from typing import Any, TypeGuard
 
 from .types import (
     RESULT_CODES,
@@ -59,7 +59,7 @@ def loads(text: str) -> object:
     return json.loads(text, parse_int=parse_int)
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int | float]:
     # JSON true/false arrive as bool, a subclass of int; they are not numbers here. An integral float
     # such as 1500.0 is accepted, because JSON numbers are compared by value (spec §13).
     if isinstance(value, bool):
@@ -123,7 +123,7 @@ def _restpartien(value: object, field: str, errors: list[str]) -> tuple[Restpart
         if isinstance(score, bool) or not isinstance(score, (int, float)) or score not in _SCORES:
             errors.append(f"{f}.score: must be 0, 0.5 or 1, got {_describe(score)}")
         end = _date(item.get("end_date"), f"{f}.end_date", errors)
-        if len(errors) == n_before and rating is not None and end is not None:
+        if len(errors) == n_before and rating is not None and end is not None and score is not None:
             result.append(RestpartieValue(opponent_rating=rating, score=_SCORES[score], end_date=end))
     return tuple(result)
 

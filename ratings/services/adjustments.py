@@ -22,6 +22,7 @@ from .recalculation import (
 def _position(adjustment: RatingAdjustment):
     if adjustment.kind == AdjustmentKind.START:
         return player_first_event(adjustment.player_id) or day_start(END_OF_TIME)
+    assert adjustment.date is not None  # a dated kind (the model's constraint)
     return adjustment_order(adjustment.date, adjustment.pk)
 
 

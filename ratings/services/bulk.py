@@ -16,7 +16,7 @@ from django.db import connection, models
 def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence]) -> int:
     """Insert ``rows`` (tuples in ``fields`` order) into ``model``'s table; returns the number inserted."""
     opts = model._meta
-    columns = [opts.get_field(name).column for name in fields]
+    columns = [_column(opts, name) for name in fields]
     quote = connection.ops.quote_name
     table = quote(opts.db_table)
     column_list = ", ".join(quote(c) for c in columns)
@@ -28,7 +28,7 @@ def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable
                     copy.write_row(row)
                     count += 1
             return count
-        adapters = [_adapter(opts.get_field(name)) for name in fields]
+        adapters = [_adapter(_field(opts, name)) for name in fields]
         sql = f"INSERT INTO {table} ({column_list}) VALUES ({', '.join(['%s'] * len(columns))})"  # noqa: S608 - names from the model, values as parameters
         batch: list[tuple] = []
         for row in rows:
@@ -43,6 +43,18 @@ def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable
             cursor.executemany(sql, batch)
             count += len(batch)
     return count
+
+
+def _field(opts, name: str) -> models.Field:
+    field = opts.get_field(name)
+    assert isinstance(field, models.Field)  # a concrete column, not a reverse relation
+    return field
+
+
+def _column(opts, name: str) -> str:
+    column = _field(opts, name).column
+    assert column is not None
+    return column
 
 
 def _adapter(field: models.Field):
@@ -62,10 +74,10 @@ def update_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable
     """
     opts = model._meta
     quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(opts.get_field(name).column)} = %s" for name in fields)
-    sql = f"UPDATE {quote(opts.db_table)} SET {assignments} WHERE {quote(opts.pk.column)} = %s"  # noqa: S608 - names from the model
+    assignments = ", ".join(f"{quote(_column(opts, name))} = %s" for name in fields)
+    sql = f"UPDATE {quote(opts.db_table)} SET {assignments} WHERE {quote(str(opts.pk.column))} = %s"  # noqa: S608 - names from the model
     adapters = [
-        _adapter(opts.get_field(name)) if connection.vendor != "postgresql" else None for name in fields
+        _adapter(_field(opts, name)) if connection.vendor != "postgresql" else None for name in fields
     ]
     params = [
         (*(a(v) if a and v is not None else v for a, v in zip(adapters, values, strict=True)), pk)

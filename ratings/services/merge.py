@@ -223,7 +223,7 @@ def duplicate_candidates(*, limit: int = 200, players=None) -> list[tuple[Player
         .filter(n__gt=1)
         .values_list("fide_id", flat=True)
     )
-    groups: dict[object, list[Player]] = {}
+    groups: dict[tuple[str, object], list[Player]] = {}
     for p in qs.filter(fide_id__in=list(fide[:limit])).order_by("pk"):
         groups.setdefault(("fide", p.fide_id), []).append(p)
     rows = qs.filter(birth_year__isnull=False).values_list("pk", "surname", "first_name", "birth_year")

@@ -101,7 +101,7 @@ def player_create(
         return player
 
 
-def _membership_ids(player_id: int | None) -> set[int]:
+def _membership_ids(player_id: int) -> set[int]:
     return set(Membership.objects.filter(player_id=player_id).values_list("pk", flat=True))
 
 

@@ -55,6 +55,7 @@ def rating_states_before(*, tournament: Tournament, player_ids: Iterable[int]) -
         player_id__in=ids, date__isnull=False, date__lte=tournament.end_date
     ).values_list("pk", "player_id", "date", "dwz", "index")
     for pk, player_id, date, dwz, index in adjustments:
+        assert date is not None  # filtered above
         order = adjustment_order(date, pk)
         if order < before and (player_id not in last or order > last[player_id][0]):
             last[player_id] = (order, dwz, index)
@@ -76,12 +77,12 @@ def rating_states_before(*, tournament: Tournament, player_ids: Iterable[int]) -
     if unrated:
         found: dict[int, list[tuple[OrderKey, int, RestpartieValue]]] = defaultdict(list)
         oldest = datetime.date(max(tournament.end_date.year - 2, 1), 1, 1)
-        rows = Restpartie.objects.filter(
+        stored = Restpartie.objects.filter(
             player_id__in=unrated, end_date__gte=oldest, end_date__lte=tournament.end_date
         ).values_list(
             "player_id", "tournament_id", "tournament__code", "seq", "opponent_rating", "score", "end_date"
         )
-        for player_id, tid, code, seq, opp, score, end in rows:
+        for player_id, tid, code, seq, opp, score, end in stored:
             order = _stored_order(end, code, tid)
             if order < before:
                 found[player_id].append((order, seq, RestpartieValue(opp, int(score * THOUSAND), end)))

@@ -139,7 +139,7 @@ def tournament_delete(*, tournament: Tournament, user=None) -> RecalculationRepo
     with transaction.atomic():
         lock_ratings()
         since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
-        before = audit.stored_snapshot(tournament.pk)
+        before = audit.tournament_snapshot(tournament)
         report = recalculate_changes(since=since, removed_tournaments=[tournament.pk])
         tournament.delete()
         audit.record_tournament_delete(tournament=tournament, before=before, user=user)

@@ -25,7 +25,7 @@ from ratings.models import Evaluation, Game, Membership, Tournament, TournamentE
 from .preview import rating_states_before
 
 # dwzsite results → TRF codes (white, black); byes → TRF bye codes. "nicht gepaart" (U) is a zero-point bye.
-TRF_GAME_CODES = {
+TRF_GAME_CODES: dict[str, tuple[str, str]] = {
     ResultCode.WHITE_WINS: ("1", "0"),
     ResultCode.BLACK_WINS: ("0", "1"),
     ResultCode.DRAW: ("=", "="),
@@ -33,7 +33,7 @@ TRF_GAME_CODES = {
     ResultCode.BLACK_WINS_FORFEIT: ("-", "+"),
     ResultCode.DOUBLE_FORFEIT: ("-", "-"),
 }
-TRF_BYE_CODES = {
+TRF_BYE_CODES: dict[str, str] = {
     ResultCode.BYE: "U",
     ResultCode.FULL_POINT_BYE: "F",
     ResultCode.HALF_POINT_BYE: "H",
@@ -50,7 +50,7 @@ BYE_POINTS = {
     ResultCode.ZERO_POINT_BYE: Decimal(0),
     ResultCode.UNPAIRED: Decimal(0),
 }
-GAME_POINTS = {
+GAME_POINTS: dict[str, tuple[Decimal, Decimal]] = {
     ResultCode.WHITE_WINS: (Decimal(1), Decimal(0)),
     ResultCode.BLACK_WINS: (Decimal(0), Decimal(1)),
     ResultCode.DRAW: (Decimal("0.5"), Decimal("0.5")),
@@ -121,7 +121,7 @@ def tournament_standings(tournament: Tournament) -> tuple[Standings, dict[int, i
     """The placing of a stored tournament (the file's tie-breaks, else Buchholz and Sonneborn-Berger) and
     player pk → start number."""
     numbers = start_numbers(_entries(tournament))
-    ratings = {}
+    ratings: dict[Hashable, int] = {}
     for player_id, rating in Evaluation.objects.filter(tournament=tournament).values_list(
         "player_id", "dwz_old"
     ):
