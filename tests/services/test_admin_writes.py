@@ -183,6 +183,7 @@ def tournament_add(client, w):
             "entries-INITIAL_FORMS": "0",
             **{f"entries-{i}-player": str(p.pk) for i, p in enumerate((a, b, member))},
             **{f"entries-{i}-start_rank": str(i + 1) for i in range(3)},
+            **{f"entries-{i}-member": "on" for i in range(3)},
             "games-TOTAL_FORMS": "2",
             "games-INITIAL_FORMS": "0",
             "games-0-round": "1",
