@@ -36,6 +36,7 @@ from ratings.formats.trf import Problem, TrfError, TrfHead, TrfPlayer, TrfTourna
 from ratings.models import Club, Game, Membership, Organisation, Player, RatingAdjustment, Tournament
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentMode
+from ratings.models.player import is_player_key
 from ratings.models.tournament import TournamentEntry
 
 from . import audit
@@ -421,7 +422,7 @@ class _Keys:
         candidates = [pid.value] if pid and pid.kind in ("nu", "pkz", "member") else []
         if p.fide_id:
             candidates.append(f"FIDE-{p.fide_id}")
-        key = next((k for k in candidates if k.upper() not in self.used), None)
+        key = next((k for k in candidates if is_player_key(k) and k.upper() not in self.used), None)
         if key is None:
             prefix = f"{club.zps}-T" if club else "TRF-"
             n = self.next.get(prefix, 1)

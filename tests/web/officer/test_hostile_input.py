@@ -125,3 +125,24 @@ def test_a_nul_byte_in_a_query_is_no_server_error(client, users, players, name, 
 def test_a_nul_byte_in_an_admin_search_is_no_server_error(client, users, path):
     client.force_login(users["admin"])
     assert client.get(path).status_code in (200, 400)
+
+
+def test_a_trf_person_id_with_a_slash_never_becomes_a_key(tree):
+    from ratings.services.trf_import import Decision, head_from_file, trf_read, trf_save
+    from tests.formats.test_trf import ger_line, player_line, trf
+
+    lines = [
+        player_line(1, "Schräg, A", [(2, "w", "1")]),
+        ger_line(1, "", "C0501/77"),
+        player_line(2, "Gerade, B", [(1, "b", "0")]),
+    ]
+    t = trf_read(trf(*lines))
+    trf_save(
+        tournament=t,
+        head=head_from_file(t),
+        decisions={1: Decision(create=True), 2: Decision(create=True)},
+    )
+    keys = list(Player.objects.values_list("key", flat=True))
+    assert len(keys) == 2
+    for key in keys:
+        Player(key=key, surname="X").clean_fields(exclude=["surname"])
