@@ -11,6 +11,7 @@ urlpatterns = [
     path("vereine/", public.ClubListView.as_view(), name="club-list"),
     path("vereine/<zps:zps>/", public.ClubDetailView.as_view(), name="club-detail"),
     path("verbaende/<org_code:code>/", public.OrganisationDetailView.as_view(), name="organisation-detail"),
+    path("verbaende/<org_code:code>/vereinsvergleich/", public.club_comparison, name="club-comparison"),
     path("turniere/", public.TournamentListView.as_view(), name="tournament-list"),
     path("turniere/<int:pk>/", public.tournament_detail, name="tournament-detail"),
     path("turniere/<int:pk>/turnier.trf", tournament_export.tournament_trf, name="tournament-trf"),

@@ -17,7 +17,7 @@ from ratings.exports import SafeTableExport
 from ratings.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms_public import SearchForm
 from ratings.permissions import user_scope
-from ratings.selectors import clubs, lists, players, statistics, tournaments
+from ratings.selectors import club_stats, clubs, lists, players, statistics, tournaments
 from ratings.selectors import search as search_selectors
 from ratings.tables import ClubMembersTable, ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
 from ratings.views.tournament_export import standings_context
@@ -149,6 +149,7 @@ class ClubDetailView(RatingListView):
         context["page_title"] = self.club.name
         context["tournaments"] = list(clubs.club_tournaments(club=self.club)[:20])
         context["past_members"] = list(clubs.club_past_members(club=self.club)[:100])
+        context["stats"] = club_stats.club_stats(club=self.club)
         scope = user_scope(self.request.user)
         context["list_download"] = scope.is_staff or self.club.pk in scope.club_ids
         return context
@@ -199,6 +200,17 @@ class OrganisationDetailView(RatingListView):
         scope = user_scope(self.request.user)
         context["list_download"] = scope.is_staff or org.pk in scope.organisation_ids
         return context
+
+
+def club_comparison(request: HttpRequest, code: str) -> HttpResponse:
+    """Vereinsvergleich: the clubs of a federation and below, ranked by the average DWZ of their best 10."""
+    organisation = clubs.organisation(code=code)
+    if organisation is None:
+        raise Http404(_("Diesen Verband gibt es nicht."))
+    rows = club_stats.club_comparison(organisation=organisation)
+    return render(
+        request, "ratings/public/club_comparison.html", {"organisation": organisation, "rows": rows}
+    )
 
 
 def player_detail(request: HttpRequest, key: str) -> HttpResponse:
