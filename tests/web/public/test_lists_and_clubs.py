@@ -104,7 +104,7 @@ def test_query_counts(client, populate, django_assert_num_queries, item_count):
     with django_assert_num_queries(2):  # count, page
         response = client.get("/turniere/")
     assert len(response.context["table"].page.object_list) == item_count + 1
-    with django_assert_num_queries(5):  # club, count, page, tournaments, past members
+    with django_assert_num_queries(6):  # club, count, page, tournaments, past members, figures
         response = client.get("/vereine/C0501/")
     assert len(response.context["table"].page.object_list) == item_count + 1
     with django_assert_num_queries(6):  # organisation, form choices, count, page, children, clubs
