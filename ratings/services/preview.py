@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -151,20 +151,24 @@ class Preview:
     rated: bool = True
 
 
-def preview_tournament(*, tournament: Tournament, players: Sequence[Player], games: Sequence) -> Preview:
+def preview_tournament(
+    *, tournament: Tournament, players: Sequence[Player], games: Sequence, non_members: Collection[int] = ()
+) -> Preview:
     """Evaluate the unsaved ``players`` / ``games`` (objects with white_id, black_id, result) as they would be
-    evaluated at ``tournament``'s place in the order; count the later tournaments a save re-evaluates."""
+    evaluated at ``tournament``'s place in the order; count the later tournaments a save re-evaluates.
+    ``non_members``: player ids entered as not members of a DSB club (WO 3.4.3)."""
     ids = [p.pk for p in players]
     states = rating_states_before(tournament=tournament, player_ids=ids)
     inputs = []
     for p in players:
         s = states.get(p.pk) or PlayerState()
+        member = p.pk not in non_members
         if s.dwz is not None:
-            inputs.append(PlayerInput(str(p.pk), p.birth_year, s.dwz, s.index or 0))
+            inputs.append(PlayerInput(str(p.pk), p.birth_year, s.dwz, s.index or 0, member=member))
         elif s.fide_elo is not None:
-            inputs.append(PlayerInput(str(p.pk), p.birth_year, fide_elo=s.fide_elo))
+            inputs.append(PlayerInput(str(p.pk), p.birth_year, fide_elo=s.fide_elo, member=member))
         else:
-            inputs.append(PlayerInput(str(p.pk), p.birth_year, restpartien=s.restpartien))
+            inputs.append(PlayerInput(str(p.pk), p.birth_year, restpartien=s.restpartien, member=member))
     engine_games = tuple(
         GameInput(str(g.white_id), str(g.black_id), str(g.result))
         for g in games

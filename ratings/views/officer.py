@@ -262,6 +262,8 @@ class Entry:
     grid: RoundRobinForm | None = None
     boards: BoardFormSet | None = None
     paste_errors: list[str] = field(default_factory=list)
+    # Participants who are not members of a DSB club (WO 3.4.3): counted, but no DWZ, no Restpartien.
+    non_members: set[int] = field(default_factory=set)
 
     @property
     def is_round_robin(self) -> bool:
@@ -359,14 +361,15 @@ def _existing_rounds(tournament: Tournament) -> dict[tuple[int, int], int]:
 
 
 def _entry_from_db(tournament: Tournament) -> Entry:
-    players = [
-        e.player
-        for e in TournamentEntry.objects.filter(tournament=tournament)
+    entries = list(
+        TournamentEntry.objects.filter(tournament=tournament)
         .select_related("player")
         .order_by("start_rank", "pk")
-    ]
+    )
+    players = [e.player for e in entries]
     games = list(Game.objects.filter(tournament=tournament))
     entry = Entry(tournament, _mode_of(tournament), players)
+    entry.non_members = {e.player_id for e in entries if not e.member}
     if entry.is_round_robin:
         entry.participant_errors += _grid_refusal(tournament)
         data = QueryDict(mutable=True)
@@ -383,6 +386,8 @@ def _entry_from_db(tournament: Tournament) -> Entry:
 def _entry_from_post(tournament: Tournament, data: QueryDict) -> Entry:
     players, errors = parse_participants(data.getlist("p"))
     entry = Entry(tournament, _mode_of(tournament), players, errors)
+    ticked = set(data.getlist("nm"))
+    entry.non_members = {p.pk for p in players if str(p.pk) in ticked}
     if entry.is_round_robin:
         entry.participant_errors += _grid_refusal(tournament)
         entry.grid = RoundRobinForm(
@@ -551,7 +556,9 @@ def _preview_context(entry: Entry) -> dict:
         if not entry.players:
             errors.insert(0, _("Noch keine Teilnehmer."))
         return {"preview_errors": errors, "preview": None}
-    preview = preview_tournament(tournament=entry.tournament, players=entry.players, games=entry.games())
+    preview = preview_tournament(
+        tournament=entry.tournament, players=entry.players, games=entry.games(), non_members=entry.non_members
+    )
     return {"preview": preview, "preview_errors": []}
 
 
@@ -578,7 +585,10 @@ def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
                 Game(round=g.round, board=g.board, white_id=g.white_id, black_id=g.black_id, result=g.result)
                 for g in entry.games()
             ]
-            entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(entry.players, start=1)]
+            entries = [
+                TournamentEntry(player=p, start_rank=i, member=p.pk not in entry.non_members)
+                for i, p in enumerate(entry.players, start=1)
+            ]
             try:
                 report = services.tournament_save(
                     tournament=tournament,

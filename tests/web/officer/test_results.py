@@ -311,3 +311,24 @@ def test_swiss_more_rows_and_paste(login, users, tournament, players):
     html = client.post(url, {**base, "paste": "1 1 2 1\n1 3 +\n2 3 1 0", "do_paste": "1"}).content.decode()
     assert 'name="b-2-result" value="0"' in html
     assert 'name="b-TOTAL_FORMS" value="3"' in html
+
+
+def test_a_participant_ticked_as_non_member_is_counted_but_keeps_his_dwz(login, users, tournament, players):
+    """WO 3.4.3: C (1400) is not a DSB member. The preview and the save count his games for A and B exactly
+    as before (spec values above: A 1620, B 1482), but C keeps 1400-10 and his row is "Nichtmitglied"."""
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    c = players[2]
+    preview = client.post(url, grid_data(players, RESULTS, nm=[str(c.pk)])).content.decode()
+    assert f'name="nm" value="{c.pk}" id="nm-{c.pk}" checked' in preview
+    assert 'Nichtmitglied</span> <span class="text-body-secondary small">(1400)</span>' in preview
+    response = client.post(url, grid_data(players, RESULTS, nm=[str(c.pk)], save="1"))
+    assert response.status_code == 302
+    assert [dwz(p) for p in players] == [(1620, 11), (1482, 11), (1400, 10)]
+    entries = TournamentEntry.objects.filter(tournament=tournament).order_by("start_rank")
+    assert [e.member for e in entries] == [True, True, False]
+    # The page shows the stored flag again; saving without the tick makes him a member.
+    page = client.get(url).content.decode()
+    assert f'id="nm-{c.pk}" checked' in page and f'id="nm-{players[0].pk}" checked' not in page
+    client.post(url, grid_data(players, RESULTS, save="1"))
+    assert dwz(c) == (1396, 11)
