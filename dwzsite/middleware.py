@@ -66,3 +66,40 @@ def client_ip(request: HttpRequest) -> str | None:
         if last:
             return last
     return request.META.get("REMOTE_ADDR")
+
+
+class RatingLockBusyMiddleware:
+    """A write that could not get the rating lock in time (a long import or recalculation runs) answers
+    "Bitte gleich noch einmal" (503) instead of a server error. Nothing was saved; the page carries every
+    posted field in a form that sends it again unchanged, so no typed input is lost (uploaded files
+    cannot be carried and must be chosen again)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from django.shortcuts import render
+
+        from ratings.services.recalculation import is_lock_timeout
+
+        if not is_lock_timeout(exception):
+            return None
+        fields = []
+        if request.method == "POST":
+            fields = [
+                (name, value)
+                for name, values in request.POST.lists()
+                if name != "csrfmiddlewaretoken"
+                for value in values
+            ]
+        response = render(
+            request,
+            "busy.html",
+            {"fields": fields, "had_files": bool(request.FILES), "action": request.get_full_path()},
+            status=503,
+        )
+        response["Retry-After"] = "10"
+        return response

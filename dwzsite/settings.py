@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A write that waited too long for the rating lock answers 503 with the posted input kept.
+    "dwzsite.middleware.RatingLockBusyMiddleware",
     # Last: it turns a login refused for too many failures into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -118,12 +120,15 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
     )
 }
+# How long a rating write waits for the rating lock (a running import or recalculation) before the officer
+# gets "Bitte gleich noch einmal" (HTTP 503, his input kept). gunicorn.conf.py's worker timeout stays above.
+RATING_LOCK_TIMEOUT = int(os.environ.get("DWZ_LOCK_TIMEOUT", "20"))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # IMMEDIATE makes every write transaction take SQLite's lock up front, so concurrent
-    # recalculations queue (busy_timeout) instead of failing with "database is locked".
+    # recalculations queue (busy_timeout) instead of failing with "database is locked" at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         transaction_mode="IMMEDIATE",
-        init_command="PRAGMA busy_timeout = 10000;",
+        init_command=f"PRAGMA busy_timeout = {RATING_LOCK_TIMEOUT * 1000};",
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
