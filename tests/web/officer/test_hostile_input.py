@@ -12,6 +12,8 @@ from django.urls import reverse
 
 from ratings.models import Player
 
+from .conftest import grid_data
+
 pytestmark = pytest.mark.django_db
 
 BAD_KEYS = ["A/B", "a b", "Ä1", "-A", "A\x00", "A" * 41, "", "A.B", "A\nB"]
@@ -146,3 +148,23 @@ def test_a_trf_person_id_with_a_slash_never_becomes_a_key(tree):
     assert len(keys) == 2
     for key in keys:
         Player(key=key, surname="X").clean_fields(exclude=["surname"])
+
+
+def _nul_everywhere(data: dict) -> dict:
+    return {k: [f"{v}\x00" for v in vs] if isinstance(vs, list) else f"{vs}\x00" for k, vs in data.items()}
+
+
+def test_nul_bytes_in_posted_forms_are_no_server_error(client, users, tournament, players):
+    """Login, a new tournament, the results grid, a new player, the preview: NUL bytes in every field."""
+    login = {"username": "officer_a\x00", "password": "x\x00"}
+    assert client.post(reverse("ratings:login"), login).status_code == 200
+    client.force_login(users["officer_a"])
+    head = {"name": "Open", "place": "Ulm", "start_date": "2025-01-01", "end_date": "2025-01-02"}
+    assert client.post(reverse("ratings:tournament-create"), _nul_everywhere(head)).status_code == 200
+    results = reverse("ratings:tournament-results", args=[tournament.pk])
+    grid = grid_data(players, {(0, 1): "1", (1, 2): "½"})
+    assert client.post(results, _nul_everywhere({**grid, "save": "1"})).status_code < 500
+    new_player = {"np-surname": "Neu", "np-first_name": "Nina", "np-club": "1", "np-member_number": "9"}
+    assert client.post(results, {**grid, **_nul_everywhere(new_player), "add_player": "1"}).status_code < 500
+    preview = reverse("ratings:tournament-preview", args=[tournament.pk])
+    assert client.post(preview, _nul_everywhere(grid)).status_code < 500
