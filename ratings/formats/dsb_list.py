@@ -18,6 +18,7 @@ import io
 import re
 import unicodedata
 import zipfile
+import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -310,7 +311,15 @@ def read_list_bytes(data: bytes, name: str = "") -> DsbList:
             archive = zipfile.ZipFile(io.BytesIO(data))
             members = {info.filename.rsplit("/", 1)[-1].lower(): info for info in archive.infolist()}
             files = {n: archive.read(info) for n, info in members.items() if n in _ALL_NAMES}
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, NotImplementedError) as exc:
+        except (
+            zipfile.BadZipFile,
+            zipfile.LargeZipFile,
+            zlib.error,  # a damaged deflate stream
+            EOFError,
+            OSError,
+            ValueError,
+            NotImplementedError,
+        ) as exc:
             raise ListError(
                 gettext_noop("%(name)s ist kein lesbares Zip-Archiv (%(error)s)."), name=name, error=str(exc)
             ) from exc

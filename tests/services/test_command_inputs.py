@@ -170,3 +170,21 @@ def test_import_tournament_piped_into_head_keeps_the_import(tmp_path):
         check=True,
     )
     assert count.stdout.split()[-1] == "1"
+
+
+@pytest.mark.django_db
+def test_import_dsb_list_exits_2_on_a_damaged_deflate_stream(tmp_path):
+    from tests.dsb_lists import generate
+
+    data = bytearray(generate(30, seed=1).zip_bytes())
+    name_length = int.from_bytes(data[26:28], "little")
+    extra_length = int.from_bytes(data[28:30], "little")
+    start = 30 + name_length + extra_length  # the first member's compressed bytes
+    for k in range(start + 2, start + 60):
+        data[k] ^= 0x5A
+    path = tmp_path / "LV-C-csv.zip"
+    path.write_bytes(bytes(data))
+    with pytest.raises(CommandError) as exc:
+        call_command("import_dsb_list", str(path), stdout=io.StringIO(), stderr=io.StringIO())
+    assert exc.value.returncode == 2
+    assert "kein lesbares Zip-Archiv" in str(exc.value)
