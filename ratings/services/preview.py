@@ -1,4 +1,5 @@
-"""Live preview of a tournament's DWZ changes on unsaved data. Reads only; never writes.
+"""Live preview of a tournament's DWZ changes on unsaved data. Nothing it does is kept: the count of later
+tournaments comes from the save itself, run and rolled back.
 
 The engine input is the officer's unsaved participants and games plus each player's rating state just before
 this tournament in the spec §9 order, read from the stored evaluations, dated adjustments, start values and
@@ -13,6 +14,9 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
 from ratings.dwz import evaluate, sets_rating
 from ratings.dwz.replay import OrderKey, PlayerState, adjustment_order, tournament_order
 from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, RestpartieValue, TournamentInput
@@ -20,7 +24,9 @@ from ratings.enums import PAIRING_RESULTS, AdjustmentKind
 from ratings.models.adjustment import RatingAdjustment
 from ratings.models.evaluation import Evaluation, Restpartie
 from ratings.models.player import Player
-from ratings.models.tournament import Tournament, TournamentEntry
+from ratings.models.tournament import Game, Tournament, TournamentEntry
+
+from .tournaments import tournament_save
 
 THOUSAND = Decimal(1000)
 
@@ -122,6 +128,38 @@ def later_tournaments(*, tournament: Tournament, player_ids: Iterable[int]) -> l
     return out
 
 
+class _Rollback(Exception):
+    def __init__(self, tournaments: list[int]) -> None:
+        super().__init__()
+        self.tournaments = tournaments
+
+
+def later_reevaluated(
+    *, tournament: Tournament, players: Sequence[Player], games: Sequence
+) -> list[int] | None:
+    """The later tournaments saving these participants and games re-evaluates, exactly as the report will
+    list them: the save (with its recalculation) runs and is rolled back. None if the save would be refused
+    or the tournament is not stored yet."""
+    if tournament.pk is None:
+        return None
+    head = Tournament.objects.filter(pk=tournament.pk).first()  # the stored head: only the rows are previewed
+    if head is None:
+        return None
+    entries = [TournamentEntry(player_id=p.pk, start_rank=i) for i, p in enumerate(players, start=1)]
+    rows = [
+        Game(round=g.round, board=g.board, white_id=g.white_id, black_id=g.black_id, result=str(g.result))
+        for g in games
+    ]
+    try:
+        with transaction.atomic():
+            report = tournament_save(tournament=head, entries=entries, games=rows)
+            raise _Rollback([pk for pk in report.tournaments if pk != tournament.pk])
+    except _Rollback as rollback:
+        return rollback.tournaments
+    except (ValidationError, IntegrityError):
+        return None
+
+
 @dataclass
 class PreviewRow:
     player: Player
@@ -186,7 +224,9 @@ def preview_tournament(
     by_id = {p.pk: p for p in players}
     # Saving re-evaluates the later tournaments of the players now in the tournament and of those dropped.
     old = set(TournamentEntry.objects.filter(tournament_id=tournament.pk).values_list("player_id", flat=True))
-    later = later_tournaments(tournament=tournament, player_ids=set(ids) | old) if tournament.rated else []
+    later = later_reevaluated(tournament=tournament, players=players, games=games) if tournament.rated else []
+    if later is None:
+        later = later_tournaments(tournament=tournament, player_ids=set(ids) | old)
     return Preview(
         edition=result.edition,
         rows=[PreviewRow(by_id[int(r.id)], r) for r in result.players],
