@@ -8,6 +8,7 @@ spreadsheet shows as text. Numbers are left alone: a negative number is data, no
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django_tables2.export import TableExport
@@ -22,8 +23,44 @@ def spreadsheet_safe(value: Any) -> Any:
     return value
 
 
+# A second CSV for scripts: RFC 4180 (comma, UTF-8 without BOM); "csv" itself is for German spreadsheets.
+RFC4180 = "rfc4180"
+
+
+def german_cell(value: Any) -> Any:
+    """A decimal number as German spreadsheets read it (decimal comma); everything else unchanged."""
+    if isinstance(value, (Decimal, float)):
+        return str(value).replace(".", ",")
+    return value
+
+
 class SafeTableExport(TableExport):
-    """django-tables2's export with every text cell (headers included) passed through ``spreadsheet_safe``."""
+    """django-tables2's export with every text cell (headers included) passed through ``spreadsheet_safe``.
+
+    ``csv`` opens in a German Excel as it is: ``;`` separator, decimal comma, UTF-8 with BOM. ``rfc4180`` is
+    the plain CSV for scripts: ``,`` separator, decimal point, UTF-8 without BOM.
+    """
+
+    FORMATS = {**TableExport.FORMATS, RFC4180: "text/csv; charset=utf-8"}
+
+    @classmethod
+    def is_valid_format(cls, export_format):
+        return export_format is not None and export_format in cls.FORMATS
+
+    def export(self):
+        if self.format == TableExport.CSV:
+            german = type(self.dataset)(
+                *([german_cell(cell) for cell in row] for row in self.dataset), headers=self.dataset.headers
+            )
+            return "\ufeff" + german.export("csv", delimiter=";")
+        if self.format == RFC4180:
+            return self.dataset.export("csv")
+        return super().export()
+
+    def response(self, filename=None):
+        if filename and self.format == RFC4180:
+            filename = filename.removesuffix(f".{RFC4180}") + "-rfc4180.csv"
+        return super().response(filename=filename)
 
     def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
         dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)

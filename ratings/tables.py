@@ -41,9 +41,15 @@ class RatingListTable(tables.Table):
         verbose_name=_("DWZ-Index"),
         order_by=("dwz_sort", "surname"),
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
+        exclude_from_export=True,
     )
+    # Exports only: DWZ and Index as numbers of their own (a spreadsheet cannot sort "1802-45").
+    dwz_value = tables.Column(verbose_name=_("DWZ"), accessor="dwz", visible=False)
+    index = tables.Column(verbose_name=_("Index"), visible=False)
     fide_elo = tables.Column(verbose_name=_("Elo"), order_by=("elo_sort", "surname"), attrs=NUM_WIDE)
     fide_title = tables.Column(verbose_name=_("Titel"), attrs=WIDE)
+    fide_id = tables.Column(verbose_name=_("FIDE-ID"), visible=False)
+    fide_federation = tables.Column(verbose_name=_("FIDE-Land"), visible=False)
     last_evaluated = tables.Column(
         verbose_name=_("Letzte Auswertung"), order_by=("last_sort", "surname"), attrs=NUM_WIDE
     )
@@ -87,8 +93,14 @@ class RatingListTable(tables.Table):
     def value_club(self, value):
         return value or ""
 
-    def value_dwz(self, record):
-        return _dwz_index(record)
+    def value_dwz_value(self, value):
+        return "" if value is None else value
+
+    def value_index(self, value):
+        return "" if value is None else value
+
+    def value_fide_id(self, value):
+        return "" if value is None else value
 
     def value_last_evaluated(self, value):
         return value.isoformat() if value else ""

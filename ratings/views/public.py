@@ -13,7 +13,7 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
-from ratings.exports import SafeTableExport
+from ratings.exports import RFC4180, SafeTableExport
 from ratings.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms_public import SearchForm
 from ratings.permissions import user_scope
@@ -71,7 +71,7 @@ class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView)
     filterset_class = RatingListFilter
     template_name = "ratings/public/rating_list.html"
     export_name = "dwz-rangliste"
-    export_formats = ("csv", "xlsx")
+    export_formats = ("csv", RFC4180, "xlsx")
     export_class = SafeTableExport
     title = ""
 

@@ -103,10 +103,10 @@ def test_rating_list_filter_and_csv_export(live_server, page, data):
     expect(page.locator("#rating-table tbody tr")).to_have_count(1)
     expect(page.locator("#rating-table tbody")).to_contain_text("Müller, Hans")
     with page.expect_download() as download_info:
-        page.get_by_role("link", name="CSV").click()
+        page.get_by_role("link", name="CSV", exact=True).click()
     download = download_info.value
     with open(download.path(), encoding="utf-8-sig") as handle:
-        rows = list(csv.reader(io.StringIO(handle.read())))
+        rows = list(csv.reader(io.StringIO(handle.read()), delimiter=";"))
     assert [r[1] for r in rows[1:]] == ["Müller, Hans"]
     with page.expect_download() as download_info:
         page.get_by_role("link", name="XLSX").click()

@@ -61,7 +61,7 @@ def hostile(federation):
 
 def _csv_rows(response):
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
 
 
 @pytest.mark.parametrize("url", ["/ranglisten/", "/spieler/", "/vereine/C0599/", "/verbaende/C05/"])
@@ -92,7 +92,8 @@ def test_xlsx_export_has_no_formula_and_keeps_numbers(client, hostile, url):
     # Numeric columns stay numbers, so the sheet can sort and sum them.
     assert plain[header.index("Jahrgang")] == 1970
     assert plain[header.index("Elo")] == 1650
-    assert plain[header.index("DWZ-Index")] == "1500-5"
+    assert plain[header.index("DWZ")] == 1500 and plain[header.index("Index")] == 5
+    assert "DWZ-Index" not in header
     assert isinstance(plain[header.index("Rang")], int)
 
 
@@ -108,3 +109,36 @@ def test_export_ratings_json_keeps_the_name_as_typed(hostile):
     out = io.StringIO()
     call_command("export_ratings", "--format", "json", stdout=out)
     assert f"{FORMULA}, Eve" in {row["name"] for row in json.loads(out.getvalue())}
+
+
+@pytest.mark.parametrize("url", ["/ranglisten/", "/vereine/C0599/", "/verbaende/C05/"])
+def test_csv_for_german_spreadsheets_and_for_scripts(client, hostile, url):
+    german = client.get(url, {"_export": "csv"})
+    assert german.content.startswith("\ufeff".encode())  # UTF-8 BOM: Excel reads the umlauts
+    header, *rows = _csv_rows(german)
+    assert header[header.index("DWZ") + 1] == "Index"
+    for column in ("Elo", "Titel", "FIDE-ID", "FIDE-Land"):
+        assert column in header
+    hans = next(r for r in rows if r[header.index("Name")] == "Müller, Hans")
+    assert (hans[header.index("DWZ")], hans[header.index("Index")], hans[header.index("Elo")]) == (
+        "1500",
+        "5",
+        "1650",
+    )
+    scripts = client.get(url, {"_export": "rfc4180"})
+    assert scripts.status_code == 200 and not scripts.content.startswith("\ufeff".encode())
+    assert scripts["Content-Disposition"].endswith('-rfc4180.csv"')
+    text = scripts.content.decode("utf-8")
+    assert "\r\n" in text  # RFC 4180 line ends
+    plain = list(csv.reader(io.StringIO(text)))
+    assert plain[0] == header
+    assert [int(v) for v in (plain[1 + rows.index(hans)][header.index("DWZ")],)] == [1500]
+    assert "_export=rfc4180" in client.get(url).content.decode()
+
+
+def test_german_cell_uses_a_decimal_comma():
+    from decimal import Decimal
+
+    from ratings.exports import german_cell
+
+    assert german_cell(Decimal("2.5")) == "2,5" and german_cell(1500) == 1500 and german_cell("1.5") == "1.5"

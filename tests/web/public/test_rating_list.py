@@ -137,10 +137,10 @@ def test_export_links_keep_the_filters(client, roster):
 def test_csv_export_with_filters(client, roster):
     response = client.get(URL, {"geschlecht": "w", "_export": "csv"})
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0][:5] == ["Rang", "Name", "Verein", "Jahrgang", "DWZ-Index"]
-    assert rows[1][:5] == ["1", "Groß, Greta", "SF Stuttgart", "2010", "2105-60"]
-    assert rows[2][1] == "Neu, Nina" and rows[2][0] == "" and rows[2][4] == ""
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0][:6] == ["Rang", "Name", "Verein", "Jahrgang", "DWZ", "Index"]
+    assert rows[1][:6] == ["1", "Groß, Greta", "SF Stuttgart", "2010", "2105", "60"]
+    assert rows[2][1] == "Neu, Nina" and rows[2][0] == "" and rows[2][4] == "" and rows[2][5] == ""
     assert len(rows) == 3
 
 
