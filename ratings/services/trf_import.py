@@ -384,6 +384,7 @@ class Decision:
     player_id: int | None = None
     create: bool = False
     club_id: int | None = None
+    member: bool = True  # False: not a member of a DSB club (WO 3.4.3)
 
 
 def decisions_from_matches(matches: Sequence[Match], *, create_unknown: bool = False) -> dict[int, Decision]:
@@ -560,12 +561,14 @@ def trf_preview(*, tournament: TrfTournament, head: Head, decisions: Mapping[int
         pk = chosen.get(p.start_rank)
         state = states.get(pk, PlayerState()) if pk is not None else _start_state(p)
         birth = players[pk].birth_year if pk in players else p.birth_year
+        decision = decisions.get(p.start_rank)
+        member = decision is None or decision.member
         if state.dwz is not None:
-            inputs.append(PlayerInput(str(p.start_rank), birth, state.dwz, state.index or 0))
+            inputs.append(PlayerInput(str(p.start_rank), birth, state.dwz, state.index or 0, member=member))
         elif state.fide_elo is not None:
-            inputs.append(PlayerInput(str(p.start_rank), birth, fide_elo=state.fide_elo))
+            inputs.append(PlayerInput(str(p.start_rank), birth, fide_elo=state.fide_elo, member=member))
         else:
-            inputs.append(PlayerInput(str(p.start_rank), birth, restpartien=state.restpartien))
+            inputs.append(PlayerInput(str(p.start_rank), birth, restpartien=state.restpartien, member=member))
         lines.append(PreviewLine(p, players.get(pk) if pk else None, state, None))
     games, _notes = pending_games(tournament)
     engine_games = tuple(
@@ -691,7 +694,12 @@ def _save(
         t = _tournament_for(head)
         t.tiebreaks = file_tiebreaks(tournament.head)
         entries = [
-            TournamentEntry(player=by_rank[p.start_rank], start_rank=p.start_rank, file_rank=p.rank or None)
+            TournamentEntry(
+                player=by_rank[p.start_rank],
+                start_rank=p.start_rank,
+                file_rank=p.rank or None,
+                member=decisions[p.start_rank].member,
+            )
             for p in tournament.players
         ]
         games, notes = pending_games(tournament)

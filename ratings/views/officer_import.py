@@ -7,6 +7,7 @@ The upload waits in the session (the file's bytes, nothing else); only the final
 from __future__ import annotations
 
 import base64
+import dataclasses
 import secrets
 from collections import Counter
 
@@ -137,6 +138,9 @@ def _decisions(
                 _("Zeile %(rank)s (%(name)s): bitte einen Spieler wählen oder „neu anlegen“.")
                 % {"rank": rank, "name": m.trf.name}
             )
+    for rank, decision in out.items():
+        if post.get(f"nm-{rank}"):  # ticked: not a member of a DSB club (WO 3.4.3)
+            out[rank] = dataclasses.replace(decision, member=False)
     return out, errors, without_club
 
 
@@ -166,6 +170,7 @@ def _row(request: HttpRequest, m: Match) -> dict:
         "match": m,
         "choice": request.POST.get(f"p-{rank}", _choice(m)) if posted else _choice(m),
         "key": request.POST.get(f"k-{rank}", "") if posted else "",
+        "non_member": posted and bool(request.POST.get(f"nm-{rank}")),
         "options": [
             {
                 "value": f"player:{c.pk}",

@@ -144,3 +144,23 @@ def test_import_tournament_reads_member_false(tmp_path):
     entry.player.refresh_from_db()
     assert entry.player.dwz == 1500
     assert ratings_verify() == []
+
+
+def test_import_trf_non_member_option(tmp_path):
+    import io
+    from pathlib import Path
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    lichess = Path(__file__).resolve().parent.parent / "data" / "trf" / "lichess-swiss-2020-06.trf"
+    with pytest.raises(CommandError) as exc:
+        call_command(
+            "import_trf", str(lichess), "--create-unknown", "--non-member", "99", stdout=io.StringIO()
+        )
+    assert exc.value.returncode == 2 and "--non-member 99" in str(exc.value)
+    call_command("import_trf", str(lichess), "--create-unknown", "--non-member", "2", stdout=io.StringIO())
+    entries = TournamentEntry.objects.order_by("start_rank")
+    assert [e.start_rank for e in entries if not e.member] == [2]
+    assert Evaluation.objects.get(player=entries[1].player).status == EvaluationStatus.NON_MEMBER
+    assert ratings_verify() == []

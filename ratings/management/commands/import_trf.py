@@ -7,12 +7,15 @@ transaction.
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from ratings.dwz.codes import normalise_code
 from ratings.models import Club
 from ratings.services.trf_import import (
+    Decision,
     TrfImportError,
     attach_stored_ratings,
     decisions_from_matches,
@@ -29,6 +32,10 @@ class _DryRun(Exception):
     pass
 
 
+def _non_members(decisions: dict[int, Decision], ranks: list[int]) -> dict[int, Decision]:
+    return {r: dataclasses.replace(d, member=False) if r in ranks else d for r, d in decisions.items()}
+
+
 class Command(BaseCommand):
     help = "Importiert Turniere aus TRF-Dateien (TRF16/TRF26) und berechnet die Wertungen neu."
 
@@ -41,9 +48,19 @@ class Command(BaseCommand):
             "--code", help="tournament code (YYWW-ZZZ-KKK or the DSB portal's UUID); one file only"
         )
         parser.add_argument("--date-order", choices=["dmy", "mdy"], help="how to read dates like 08/04/2018")
+        parser.add_argument(
+            "--non-member",
+            type=int,
+            action="append",
+            default=[],
+            metavar="START_RANK",
+            help="this start rank is not a member of a DSB club (WO 3.4.3); repeatable; one file only",
+        )
 
     def handle(self, *args, **options) -> None:
         files = options["files"]
+        if options["non_member"] and len(files) > 1:
+            raise CommandError("--non-member gilt für eine Datei.", returncode=2)
         if options["code"] and len(files) > 1:
             raise CommandError("--code gilt für eine Datei.", returncode=2)
         errors: list[str] = []
@@ -72,6 +89,13 @@ class Command(BaseCommand):
             head.code = normalise_code(options["code"]) if options["code"] else None
             attach_stored_ratings(matches, head)
             decisions = decisions_from_matches(matches, create_unknown=options["create_unknown"])
+            ranks = {p.start_rank for p in tournament.players}
+            errors += [
+                f"{path}: --non-member {r}: keine Startnummer der Datei"
+                for r in options["non_member"]
+                if r not in ranks
+            ]
+            decisions = _non_members(decisions, options["non_member"])
             for m in matches:
                 if m.trf.start_rank in decisions:
                     continue
@@ -92,6 +116,7 @@ class Command(BaseCommand):
                         matches = trf_match(tournament)
                         attach_stored_ratings(matches, head)
                         decisions = decisions_from_matches(matches, create_unknown=options["create_unknown"])
+                        decisions = _non_members(decisions, options["non_member"])
                         if len(decisions) < len(tournament.players):
                             raise TrfImportError(
                                 [

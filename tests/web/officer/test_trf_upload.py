@@ -153,3 +153,33 @@ def test_officer_must_stay_in_scope(client, users, tree):
     }
     assert "organiser" in client.post(review, post).context["form"].errors
     assert Tournament.objects.count() == 0
+
+
+def test_a_line_ticked_as_non_member_is_counted_without_a_dwz(client, users, tree):
+    """WO 3.4.3 in the match step: Anton (1600) is ticked "kein DSB-Mitglied": the preview and the save
+    count his game for Nina, but he keeps 1600 and his entry is stored as a non-member."""
+    known = make_player(tree["club_a"], "Anton", 1600)
+    other = make_player(tree["club_a"], "Berta", 1500, number="2")
+    lines = [
+        player_line(1, "Anton, Test", [(2, "w", "1")], birth="1980", points="1.0"),
+        ger_line(1, "1600", known.key),
+        player_line(2, "Berta, Test", [(1, "b", "0")], birth="1980", points="0.0"),
+        ger_line(2, "1500", other.key),
+    ]
+    client.force_login(users["officer_a"])
+    review = _upload(client, trf(*lines, head=("012 Gast-Open", "042 2024/07/01", "052 2024/07/02")))[
+        "Location"
+    ]
+    post = {
+        "name": "Gast-Open", "start_date": "2024-07-01", "end_date": "2024-07-02", "code": "",
+        "organiser": f"c{tree['club_a'].pk}", "rated": "on",
+        "p-1": f"player:{known.pk}", "p-2": f"player:{other.pk}", "nm-1": "1", "preview": "1",
+    }  # fmt: skip
+    page = client.post(review, post).content.decode()
+    assert 'id="nm-1" value="1" checked' in page and "Nichtmitglied (1600)" in page
+    client.post(review, {**post, "save": "1"})
+    tournament = Tournament.objects.get()
+    assert [e.member for e in tournament.entries.order_by("start_rank")] == [False, True]
+    known.refresh_from_db()
+    other.refresh_from_db()
+    assert known.dwz == 1600 and other.dwz < 1500
