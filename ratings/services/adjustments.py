@@ -11,6 +11,7 @@ from ratings.models import Player, RatingAdjustment
 from . import audit
 from .recalculation import (
     END_OF_TIME,
+    Changes,
     RecalculationReport,
     earliest,
     lock_ratings,
@@ -42,10 +43,12 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
         players = {a.player_id for a in (old, adjustment) if a is not None}
         since = earliest(*(_position(a) for a in (old, adjustment) if a is not None))
         report = recalculate_changes(
-            since=since,
-            reset=starts,
-            dirty=players - starts,
-            changed_adjustments=[adjustment.pk] if dated else [],
+            Changes(
+                since=since,
+                reset=starts,
+                dirty=players - starts,
+                adjustments=[adjustment.pk] if dated else [],
+            )
         )
         audit.record_adjustment(
             adjustment=adjustment,
@@ -63,8 +66,8 @@ def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> Recalculati
         audit.record_adjustment(adjustment=adjustment, user=user, action=audit.AuditAction.DELETE)
         if adjustment.kind == AdjustmentKind.START:
             adjustment.delete()
-            return recalculate_changes(since=since, reset=[adjustment.player_id])
-        report = recalculate_changes(since=since, removed_adjustments=[adjustment.pk])
+            return recalculate_changes(Changes(since=since, reset=[adjustment.player_id]))
+        report = recalculate_changes(Changes(since=since, removed_adjustments=[adjustment.pk]))
         adjustment.delete()
         return report
 
@@ -74,4 +77,4 @@ def player_recalculate(*, player: Player) -> RecalculationReport:
     with transaction.atomic():
         lock_ratings()
         since = player_first_event(player.pk) or day_start(END_OF_TIME)
-        return recalculate_changes(since=since, dirty=[player.pk])
+        return recalculate_changes(Changes(since=since, dirty=[player.pk]))

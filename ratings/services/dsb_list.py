@@ -45,6 +45,7 @@ from .bulk import insert_rows, update_rows
 from .players import players_status_sync
 from .recalculation import (
     END_OF_TIME,
+    Changes,
     RecalculationReport,
     earliest,
     lock_ratings,
@@ -993,7 +994,7 @@ def _import(
     )
     if reset or dirty or adjustments:
         report.recalculation = recalculate_changes(
-            since=since, reset=reset, dirty=dirty, changed_adjustments=adjustments
+            Changes(since=since, reset=reset, dirty=dirty, adjustments=adjustments)
         )
     step(_("Bericht"), 6, total)
     for problem in dsb_list.problems:

@@ -33,6 +33,7 @@ from ratings.models.audit import AuditAction, AuditObjectType
 from . import audit
 from .players import players_status_sync
 from .recalculation import (
+    Changes,
     RecalculationReport,
     earliest,
     lock_ratings,
@@ -178,7 +179,7 @@ def _merge(*, keep: Player, drop: Player, user) -> MergeResult:
         keep.full_clean(exclude=["key"])
         keep.save(update_fields=[*filled, "updated_at"])
     players_status_sync([keep.pk])
-    report = recalculate_changes(since=since, reset=[keep.pk], changed_tournaments=sorted(tournaments))
+    report = recalculate_changes(Changes(since=since, reset=[keep.pk], tournaments=sorted(tournaments)))
     keep.refresh_from_db()
     audit.record(
         user=user,

@@ -17,7 +17,7 @@ from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 
 from . import audit
-from .recalculation import RecalculationReport, earliest, lock_ratings, recalculate_changes
+from .recalculation import Changes, RecalculationReport, earliest, lock_ratings, recalculate_changes
 
 
 def games_validate(*, entered: Iterable[int], games: Iterable[Game]) -> None:
@@ -94,7 +94,7 @@ def tournament_save(
         )
         games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
         since = earliest(old_since, day_start(tournament.end_date))
-        report = recalculate_changes(since=since, changed_tournaments=[tournament.pk])
+        report = recalculate_changes(Changes(since=since, tournaments=[tournament.pk]))
         if mode:
             TournamentEntryMode.objects.update_or_create(tournament=tournament, defaults={"mode": mode})
         audit.record_tournament(tournament=tournament, before=before, user=user, action=action)
@@ -140,7 +140,7 @@ def tournament_delete(*, tournament: Tournament, user=None) -> RecalculationRepo
         lock_ratings()
         since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
         before = audit.tournament_snapshot(tournament)
-        report = recalculate_changes(since=since, removed_tournaments=[tournament.pk])
+        report = recalculate_changes(Changes(since=since, removed_tournaments=[tournament.pk]))
         tournament.delete()
         audit.record_tournament_delete(tournament=tournament, before=before, user=user)
         return report
@@ -204,4 +204,4 @@ def tournaments_recalculate_from(*, tournaments: Iterable[Tournament]) -> Recalc
         since = earliest(
             *(day_start(t.end_date) for t in tournaments), *(_stored_since(t.pk) for t in tournaments)
         )
-        return recalculate_changes(since=since, everything=True)
+        return recalculate_changes(Changes(since=since, everything=True))

@@ -255,7 +255,7 @@ def test_injected_failure_rolls_everything_back(monkeypatch):
     before = snapshot()
     tournaments = Tournament.objects.count()
 
-    import ratings.services.recalculation as recalculation
+    import ratings.services.recalculation.changes as recalculation
 
     real = recalculation.evaluate
     calls = {"n": 0}

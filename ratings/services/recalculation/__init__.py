@@ -1,0 +1,33 @@
+"""Chronological recalculation (spec §9): the only code that writes evaluations, Restpartien and the derived
+``Player.dwz`` / ``index`` / ``last_evaluated``.
+
+Shape: take the lock, load everything from the changed point onward in a few queries, replay in memory
+(``ratings.dwz.replay``), delete + bulk-create the rows of the tournaments whose results changed, bulk-update
+the players. Callers run inside ``transaction.atomic()`` (``recalculate`` opens one itself as well).
+
+Modules: ``lock`` (the rating lock), ``load`` (events, stored results, states before the changed point),
+``changes`` (the replay of one ``Changes`` value), ``write`` (rows and players), ``verify`` (compare with a
+replay from scratch), ``base`` (the report and shared helpers).
+"""
+
+from .base import END_OF_TIME, RecalculationReport, earliest
+from .changes import Changes, recalculate, recalculate_changes
+from .load import player_first_event
+from .lock import RatingLockTimeout, is_lock_timeout, lock_ratings
+from .verify import ratings_verify
+from .write import EVALUATION_FIELDS
+
+__all__ = [
+    "END_OF_TIME",
+    "EVALUATION_FIELDS",
+    "Changes",
+    "RatingLockTimeout",
+    "RecalculationReport",
+    "earliest",
+    "is_lock_timeout",
+    "lock_ratings",
+    "player_first_event",
+    "ratings_verify",
+    "recalculate",
+    "recalculate_changes",
+]

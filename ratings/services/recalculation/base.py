@@ -1,0 +1,89 @@
+"""Shared pieces of the recalculation: the report, constants, chunking, engine ids, order keys."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import gc
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ratings.dwz.replay import (
+    OrderKey,
+    PlayerState,
+)
+
+BATCH = 500
+IN_CHUNK = 900  # stay below SQLite's bound-parameter limit
+END_OF_TIME = datetime.date.max
+THOUSAND = Decimal(1000)
+EMPTY_STATE = PlayerState()
+
+
+@dataclass(slots=True)
+class RecalculationReport:
+    tournaments: list[int] = field(default_factory=list)  # re-evaluated tournament ids, in evaluation order
+    rating_changes: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)  # pk: (old, new)
+    evaluations: int = 0  # player evaluations computed by the engine
+    elapsed: float = 0.0
+
+    def merge(self, other: RecalculationReport) -> None:
+        self.tournaments += [t for t in other.tournaments if t not in self.tournaments]
+        for pk, (old, new) in other.rating_changes.items():
+            first = self.rating_changes.get(pk, (old, new))[0]
+            self.rating_changes[pk] = (first, new)
+        self.evaluations += other.evaluations
+        self.elapsed += other.elapsed
+
+
+def without_cyclic_gc(function):
+    """Run ``function`` with Python's cyclic garbage collector paused.
+
+    A full replay allocates millions of small acyclic objects (rows, pairings, states) that reference
+    counting frees anyway; the cyclic collector would traverse the growing heap again and again, about 20 %
+    of a full recalculation at 200k evaluations. Only ever re-enabled by the call that disabled it.
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return wrapper
+
+
+def chunks(values: Iterable, size: int = IN_CHUNK) -> Iterator[list]:
+    values = list(values)
+    for i in range(0, len(values), size):
+        yield values[i : i + size]
+
+
+def engine_id(pk: int) -> str:
+    return str(pk)
+
+
+class EngineIds(dict):
+    """Player pk -> engine id (``str(pk)``), one shared string per player."""
+
+    def __missing__(self, pk: int) -> str:
+        self[pk] = name = str(pk)
+        return name
+
+
+def stored_order(end: datetime.date, suffix: str | None, tid: int) -> OrderKey:
+    return (end, 1, 0, suffix, tid) if suffix else (end, 1, 1, "", tid)
+
+
+def thousandths(value: Decimal | None) -> int | None:
+    return None if value is None else int(value * THOUSAND)
+
+
+def earliest(*orders: OrderKey | None) -> OrderKey | None:
+    present = [o for o in orders if o is not None]
+    return min(present) if present else None

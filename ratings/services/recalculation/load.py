@@ -1,0 +1,414 @@
+"""Loading for the replay: events (tournaments, pairings, adjustments), stored results and the players'
+states before the changed point, in a few queries."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import itertools
+import operator
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import F, IntegerField
+from django.db.models.functions import Cast, Round
+
+from ratings.dwz import sets_rating
+from ratings.dwz.replay import (
+    AdjustmentEvent,
+    OrderKey,
+    PlayerState,
+    TournamentEvent,
+    adjustment_order,
+    day_start,
+    tournament_order,
+)
+from ratings.dwz.types import GameInput, PlayerResult, RestpartieValue, TournamentResult
+from ratings.enums import PAIRING_RESULTS, AdjustmentKind, EvaluationStatus
+from ratings.models import (
+    Evaluation,
+    Game,
+    Membership,
+    Player,
+    RatingAdjustment,
+    Restpartie,
+    Tournament,
+    TournamentEntry,
+)
+
+from .base import (
+    EngineIds,
+    chunks,
+    engine_id,
+    stored_order,
+    thousandths,
+)
+
+
+def load_tournament_events(
+    since: datetime.date, exclude: set[int], *, games_of: set[int] | None = None
+) -> list[TournamentEvent]:
+    """Rated tournaments ending on or after ``since`` with their entries and pairings: three queries.
+
+    ``games_of``: load the pairings of these tournaments only (the others get none; the caller never lets
+    the engine see them).
+    """
+    tournaments = {
+        pk: (end, code, name)
+        for pk, end, code, name in Tournament.objects.filter(rated=True, end_date__gte=since).values_list(
+            "pk", "end_date", "code", "name"
+        )
+        if pk not in exclude
+    }
+    players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
+    non_members: dict[int, set[str]] = defaultdict(set)
+    entries = (
+        TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since)
+        .order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
+        .values_list("tournament_id", "player_id", "player__birth_year", "member")
+    )
+    names = EngineIds()
+    for tid, player_id, birth_year, member in entries:
+        if tid in tournaments:
+            players[tid].append((names[player_id], birth_year))
+            if not member:
+                non_members[tid].add(names[player_id])
+    games = load_games(games_of, since, names)
+    return [
+        TournamentEvent(
+            key=pk,
+            order=tournament_order(end, code, pk),
+            end_date=end,
+            players=tuple(players.get(pk, ())),
+            games=tuple(games.get(pk, ())),
+            code=code,
+            name=name,
+            non_members=frozenset(non_members.get(pk, ())),
+        )
+        for pk, (end, code, name) in tournaments.items()
+    ]
+
+
+def load_games(
+    tournaments: set[int] | None, since: datetime.date = datetime.date.min, names: EngineIds | None = None
+) -> dict:
+    """Pairings (two players) of ``tournaments``, or of every rated tournament ending on or after ``since``,
+    in round / board / creation order."""
+    games: dict[int, list[GameInput]] = defaultdict(list)
+    pairings = (
+        Game.objects.filter(result__in=sorted(PAIRING_RESULTS))
+        .order_by("tournament_id", "round", F("board").asc(nulls_last=True), "pk")
+        .values_list("tournament_id", "white_id", "black_id", "result")
+    )
+    if tournaments is None:
+        pairings = pairings.filter(tournament__rated=True, tournament__end_date__gte=since)
+    names = EngineIds() if names is None else names
+    for queryset in _by_tournament(pairings, tournaments):
+        for tid, rows in itertools.groupby(queryset, key=operator.itemgetter(0)):
+            games[tid] += [GameInput(names[white], names[black], result) for _, white, black, result in rows]
+    return games
+
+
+def reachable(
+    t_events: list[TournamentEvent], *, seeds: set[int], stored: set[int], hot: set[str]
+) -> tuple[set[int], set[int]]:
+    """The tournaments an incremental replay may evaluate, and the others it must still apply.
+
+    A tournament can be evaluated only if it changed, has no stored results, or a player of it may be dirty
+    when it comes; a player may be dirty from the start (``hot``) or after any such tournament of his. This
+    superset (``reach``) is what needs pairings. ``sharing`` are the other tournaments of its players: their
+    stored results carry those players' states (applied, never evaluated). Tournaments of other players
+    cannot matter and are not loaded at all.
+    """
+    hot = set(hot)
+    reach: set[int] = set()
+    for ev in sorted(t_events, key=lambda e: e.order):
+        if ev.key in seeds or ev.key not in stored or any(pid in hot for pid, _ in ev.players):
+            reach.add(ev.key)
+            hot.update(pid for pid, _ in ev.players)
+    sharing = {ev.key for ev in t_events if ev.key not in reach and any(pid in hot for pid, _ in ev.players)}
+    return reach, sharing
+
+
+def load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[AdjustmentEvent]:
+    rows = RatingAdjustment.objects.filter(date__isnull=False, date__gte=since[0]).values_list(
+        "pk", "player_id", "date", "dwz", "index"
+    )
+    events = []
+    for pk, player_id, date, dwz, index in rows:
+        order = adjustment_order(date, pk)
+        if pk not in exclude and order >= since:
+            events.append(AdjustmentEvent(pk, order, engine_id(player_id), dwz, index))
+    return events
+
+
+def _by_tournament(queryset, tournaments: set[int] | None):
+    """``queryset`` as is, or one query per chunk of ``tournaments`` (SQLite's parameter limit)."""
+    if tournaments is None:
+        return [queryset]
+    return [queryset.filter(tournament_id__in=chunk) for chunk in chunks(sorted(tournaments))]
+
+
+# A stored evaluation as a tuple in ``PlayerResult`` field order: ``PlayerResult(*row)`` builds one, and
+# ``RESULT_ROW(result)`` reads a replayed result as the same tuple (compared without building objects).
+RESULT_ROW = operator.attrgetter(*(f.name for f in dataclasses.fields(PlayerResult)))
+
+
+@dataclass(slots=True)
+class StoredTournament:
+    """The stored evaluation rows of one tournament (``rows`` in ``PlayerResult`` field order)."""
+
+    edition: str | None  # None if the rows disagree (then the tournament is always rewritten)
+    order: OrderKey
+    rows: list[tuple] = field(default_factory=list)
+
+    def player_ids(self) -> set[int]:
+        return {int(row[0]) for row in self.rows}
+
+    def same_as(self, result: TournamentResult, order: OrderKey) -> bool:
+        """Equal rows at the same position: rows stored under an old end date or code are stale even when
+        every number still matches (later saves find them by their stored position)."""
+        return (
+            self.order == order
+            and self.edition == result.edition
+            and self.rows == list(map(RESULT_ROW, result.players))
+        )
+
+    def result(self) -> TournamentResult:
+        return TournamentResult(self.edition or "", tuple(PlayerResult(*row) for row in self.rows))
+
+
+def _scaled(name: str, factor: int) -> Cast:
+    """A decimal column as an exact integer (value x ``factor``) computed by the database: skips the
+    per-value Decimal conversion of the ORM (the values have at most log10(factor) decimals)."""
+    return Cast(Round(F(name) * factor), IntegerField())
+
+
+def load_stored(since: datetime.date, tournaments: set[int] | None = None) -> dict[int, StoredTournament]:
+    """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since`` (of
+    ``tournaments`` only, if given), as plain tuples."""
+    rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
+    rp_query = (
+        Restpartie.objects.filter(end_date__gte=since)
+        .order_by("tournament_id", "player_id", "seq")
+        .values_list("tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date")
+    )
+    for queryset in _by_tournament(rp_query, tournaments):
+        for tid, player_id, opp, score, end in queryset:
+            rp_rows[(tid, player_id)].append(RestpartieValue(opp, score, end))
+    restpartien = {key: tuple(rps) for key, rps in rp_rows.items()}
+    stored: dict[int, StoredTournament] = {}
+    heads = (
+        Evaluation.objects.filter(end_date__gte=since)
+        .order_by()
+        .values_list("tournament_id", "end_date", "code_suffix", "edition")
+        .distinct()
+    )
+    for queryset in _by_tournament(heads, tournaments):
+        for tid, end, suffix, edition in queryset:
+            if tid in stored:  # rows of one tournament that disagree: never equal to a replay
+                stored[tid].edition = None
+                stored[tid].order = min(stored[tid].order, stored_order(end, suffix, tid))
+            else:
+                stored[tid] = StoredTournament(edition, stored_order(end, suffix, tid))
+    query = (
+        Evaluation.objects.filter(end_date__gte=since)
+        .order_by("tournament_id", "pk")
+        .values_list(
+            "tournament_id",
+            "player_id",
+            "status",
+            "dwz_old",
+            "index_old",
+            "n",
+            _scaled("points", 1000),
+            _scaled("expected", 1000),
+            _scaled("coefficient", 10),
+            "level",
+            "performance",
+            "dwz_new",
+            "index_new",
+            "fide_takeover",
+            "entry_rating",
+        )
+    )
+    coefficients: dict[int | None, Decimal | None] = {None: None}
+    no_restpartien = ()
+    current, rows = None, []
+    for queryset in _by_tournament(query, tournaments):
+        for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
+             dwz_new, index_new, takeover, entry_rating) in queryset:  # fmt: skip
+            if tid != current:
+                current, rows = tid, stored[tid].rows
+            if coefficient not in coefficients:
+                coefficients[coefficient] = Decimal(coefficient).scaleb(-1)
+            rows.append(
+                (
+                    str(player_id),
+                    status,
+                    dwz_old,
+                    index_old,
+                    n,
+                    points,
+                    expected,
+                    coefficients[coefficient],
+                    level,
+                    performance,
+                    dwz_new,
+                    index_new,
+                    restpartien.get((tid, player_id), no_restpartien),
+                    takeover,
+                    entry_rating,
+                )
+            )
+    return {tid: t for tid, t in stored.items() if t.rows}
+
+
+def load_start_values() -> dict[int, tuple[int | None, int | None, int | None]]:
+    return {
+        player_id: (dwz, index, fide)
+        for player_id, dwz, index, fide in RatingAdjustment.objects.filter(
+            kind=AdjustmentKind.START
+        ).values_list("player_id", "dwz", "index", "fide_elo")
+    }
+
+
+def load_members() -> set[int]:
+    return set(Membership.objects.values_list("player_id", flat=True).distinct())
+
+
+def start_state(start: tuple[int | None, int | None, int | None] | None) -> PlayerState:
+    if start is None:
+        return PlayerState()
+    dwz, index, fide = start
+    return PlayerState(dwz, (index or 0) if dwz is not None else None, fide)
+
+
+def _restpartien_before(players: set[int], since: datetime.date) -> dict[int, tuple[RestpartieValue, ...]]:
+    """Stored Restpartien played before ``since`` that can still be valid on or after it (2-year window)."""
+    oldest = datetime.date(max(since.year - 2, 1), 1, 1)
+    found: dict[int, list[RestpartieValue]] = defaultdict(list)
+    rows = (
+        Restpartie.objects.filter(end_date__gte=oldest, end_date__lt=since)
+        .order_by("end_date", "tournament_id", "seq")
+        .values_list("player_id", "opponent_rating", "score", "end_date")
+    )
+    for player_id, opp, score, end in rows:
+        if player_id in players:
+            found[player_id].append(RestpartieValue(opp, thousandths(score), end))
+    return {pk: tuple(v) for pk, v in found.items()}
+
+
+_ENTERED_WITH_DWZ = (EvaluationStatus.RATED, EvaluationStatus.NON_MEMBER)
+
+
+def states_before(
+    *,
+    since: OrderKey,
+    players: set[int],
+    reset: set[int],
+    stored: dict[int, StoredTournament],
+    old_adjustments: list[tuple[OrderKey, int, int]],
+    start_values: dict,
+) -> dict[str, PlayerState]:
+    """Each player's state just before ``since``, read off the stored data (spec §9 inputs).
+
+    The first stored event at or after ``since`` tells it: an evaluation records the player's input
+    (``dwz_old`` / ``index_old``; none for a first rating, a not-rated player or a FIDE take-over).
+    Without stored events from there on, his current row is his state. A dated adjustment records
+    nothing of the state before it; then his earlier history is read directly.
+    """
+    first: dict[int, tuple[OrderKey, str, object]] = {}
+    for t in stored.values():
+        order = t.order
+        for row in t.rows:
+            pk = int(row[0])
+            if pk in players and pk not in reset and (pk not in first or order < first[pk][0]):
+                first[pk] = (order, "evaluation", row)
+    for order, adj_pk, player_id in old_adjustments:
+        if player_id in players and (player_id not in first or order < first[player_id][0]):
+            first[player_id] = (order, "adjustment", adj_pk)
+
+    current = {}
+    need_current = [pk for pk in players if pk not in first and pk not in reset]
+    for chunk in chunks(need_current):
+        current.update(
+            {
+                pk: (dwz, index)
+                for pk, dwz, index in Player.objects.filter(pk__in=chunk).values_list("pk", "dwz", "index")
+            }
+        )
+    # A dated adjustment sets the state only from its own date on: tournaments between ``since`` and it
+    # need the state before ``since``, which only the earlier history tells.
+    fallback = {pk for pk, (_, kind, _) in first.items() if kind == "adjustment"}
+    fallback -= reset
+    history = _history_before(fallback, since) if fallback else {}
+
+    states: dict[str, PlayerState] = {}
+    no_dwz: set[int] = set()
+    for pk in players:
+        start = start_state(start_values.get(pk))
+        if pk in reset:
+            state = start
+        elif pk in fallback:
+            dwz, index = history.get(pk, (start.dwz, start.index))
+            state = PlayerState(dwz, index, start.fide_elo)
+        elif pk in first:
+            _, kind, ref = first[pk]
+            if kind == "evaluation":
+                ref = PlayerResult(*ref)
+            # A non-member entered like a rated player (his DWZ is kept, WO 3.4.3) or without a DWZ.
+            if kind == "evaluation" and ref.status in _ENTERED_WITH_DWZ and not ref.fide_takeover:
+                state = PlayerState(ref.dwz_old, ref.index_old, start.fide_elo)
+            else:
+                state = PlayerState(None, None, start.fide_elo)
+        else:
+            dwz, index = current.get(pk, (None, None))
+            state = PlayerState(dwz, index, start.fide_elo)
+        if state.dwz is None and pk not in reset:
+            no_dwz.add(pk)
+        states[engine_id(pk)] = state
+    if no_dwz and since[0] != datetime.date.min:
+        for pk, rps in _restpartien_before(no_dwz, since[0]).items():
+            s = states[engine_id(pk)]
+            states[engine_id(pk)] = PlayerState(s.dwz, s.index, s.fide_elo, rps)
+    return states
+
+
+def _history_before(players: set[int], since: OrderKey) -> dict[int, tuple[int | None, int | None]]:
+    """DWZ and index of ``players`` just before ``since`` from their full stored history (rarely needed)."""
+    last: dict[int, tuple[OrderKey, int | None, int | None]] = {}
+    for chunk in chunks(players):
+        rows = Evaluation.objects.filter(player_id__in=chunk, end_date__lte=since[0]).values_list(
+            "player_id", "tournament_id", "end_date", "code_suffix", "status", "n", "dwz_new", "index_new"
+        )
+        for player_id, tid, end, suffix, status, n, dwz, index in rows:
+            order = stored_order(end, suffix, tid)
+            if (
+                sets_rating(status, n)
+                and order < since
+                and (player_id not in last or order > last[player_id][0])
+            ):
+                last[player_id] = (order, dwz, index)
+        adjustments = RatingAdjustment.objects.filter(
+            player_id__in=chunk, date__isnull=False, date__lte=since[0]
+        ).values_list("pk", "player_id", "date", "dwz", "index")
+        for pk, player_id, date, dwz, index in adjustments:
+            order = adjustment_order(date, pk)
+            if order < since and (player_id not in last or order > last[player_id][0]):
+                last[player_id] = (order, dwz, index)
+    return {pk: (dwz, index) for pk, (_, dwz, index) in last.items()}
+
+
+def player_first_event(player_id: int) -> OrderKey | None:
+    """The position before the player's earliest stored event (evaluation or dated adjustment)."""
+    dates = [
+        *Evaluation.objects.filter(player_id=player_id)
+        .order_by("end_date")
+        .values_list("end_date", flat=True)[:1],
+        *RatingAdjustment.objects.filter(player_id=player_id, date__isnull=False)
+        .order_by("date")
+        .values_list("date", flat=True)[:1],
+    ]
+    return day_start(min(dates)) if dates else None

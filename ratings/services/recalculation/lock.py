@@ -1,0 +1,49 @@
+"""The rating lock: every rating write takes it first, inside its transaction."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import OperationalError, connection, transaction
+
+from ratings.models import RatingState
+
+ADVISORY_LOCK_KEY = 0x44575A  # "DWZ"
+
+
+class RatingLockTimeout(Exception):
+    """The rating lock was not free within ``settings.RATING_LOCK_TIMEOUT`` (a long import or recalculation
+    holds it); nothing was written. Pages answer "Bitte gleich noch einmal" (``RatingLockBusyMiddleware``)."""
+
+
+def is_lock_timeout(exc: BaseException) -> bool:
+    """A lock wait that ran out: ours, PostgreSQL's ``lock_timeout`` (55P03) or SQLite's busy timeout."""
+    if isinstance(exc, RatingLockTimeout):
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    if getattr(exc.__cause__, "sqlstate", None) == "55P03":
+        return True
+    return "database is locked" in str(exc)
+
+
+def lock_ratings() -> None:
+    """Serialise all rating writes: one lock, taken first, inside the caller's transaction.
+
+    Waits at most ``settings.RATING_LOCK_TIMEOUT`` seconds (on SQLite the IMMEDIATE transaction's busy
+    timeout waits already when the caller's transaction begins), then raises ``RatingLockTimeout``.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("lock_ratings() must run inside transaction.atomic()")
+    try:
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                # Every later lock of this transaction (row locks included) waits as long at most.
+                cursor.execute(f"SET LOCAL lock_timeout = '{int(settings.RATING_LOCK_TIMEOUT)}s'")
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [ADVISORY_LOCK_KEY])
+        state = RatingState.objects.select_for_update().filter(pk=1).first()
+        if state is None:
+            RatingState.objects.get_or_create(pk=1)
+    except OperationalError as exc:
+        if is_lock_timeout(exc):
+            raise RatingLockTimeout from exc
+        raise
