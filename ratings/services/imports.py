@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,7 @@ class ImportResult:
 BIRTH_YEAR_MIN = 1900
 INDEX_MAX = 9999  # far above any real index; the column is a small integer
 SMALLINT_MAX = 32767
+GAMES_PER_PLAYER_MAX = 9999
 _KEY_MAX, _NAME_MAX, _TOURNAMENT_NAME_MAX, _PLACE_MAX = 40, 100, 200, 100
 
 
@@ -142,7 +144,22 @@ def _stored_field_errors(data: object) -> list[str]:
         index = raw.get("index")
         if _is_int(index) and index > INDEX_MAX:
             errors.append(f"{f}.index: must be at most {INDEX_MAX}, got {_describe(index)}")
+    errors += _games_per_player_errors(data.get("games"))
     return errors
+
+
+def _games_per_player_errors(raw_games: object) -> list[str]:
+    """No player has more games than an evaluation row holds (its expected score has four integer digits).
+    Real tournaments stay far below; only a generated or broken file comes near."""
+    counts: Counter[str] = Counter()
+    for raw in raw_games if isinstance(raw_games, list) else []:
+        if isinstance(raw, dict):
+            counts.update(pid for pid in (raw.get("white"), raw.get("black")) if isinstance(pid, str))
+    return [
+        f"games: player {_describe(pid)} has {n} games; at most {GAMES_PER_PLAYER_MAX} per tournament"
+        for pid, n in counts.items()
+        if n > GAMES_PER_PLAYER_MAX
+    ]
 
 
 def tournament_parse(data: object, *, source: str = "") -> ParsedTournament:

@@ -103,6 +103,13 @@ def test_a_rating_beyond_the_small_integer_range_is_stored(tmp_path):
 
 
 @pytest.mark.django_db
+def test_more_games_than_an_evaluation_row_holds_are_refused(tmp_path):
+    message = _import_error(tmp_path, json.dumps(_marathon(10_000)))
+    assert 'games: player "LOW" has 10000 games; at most 9999 per tournament' in message
+    assert 'games: player "HIGH" has 10000 games' in message
+
+
+@pytest.mark.django_db
 def test_start_values_of_new_players_are_stored_with_their_audit(tmp_path):
     data = _two_players()
     data["players"].append({"id": "C", "fide_elo": 1800})
