@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, JsonResponse
-from django.views.decorators.http import require_GET
+from functools import wraps
 
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from ratings.api_schema import openapi
 from ratings.models import Club
 from ratings.selectors import clubs, lists, players, tournaments
 
@@ -13,6 +16,51 @@ def _json(data) -> JsonResponse:
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["Access-Control-Allow-Origin"] = "*"  # public data, meant for club websites
     return response
+
+
+def _error(status: int, message: str) -> JsonResponse:
+    response = _json({"error": message, "status": status})
+    response.status_code = status
+    return response
+
+
+def api_view(view):
+    """GET and HEAD (HEAD: the GET's headers, Content-Length included, without the body); another method is a
+    JSON 405, an unknown object a JSON 404, both with the CORS header."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            response = _error(405, "method not allowed: GET and HEAD only")
+            response["Allow"] = "GET, HEAD"
+            return response
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404:
+            response = _error(404, "not found")
+        if request.method == "HEAD":
+            length = len(response.content)
+            response.content = b""
+            response["Content-Length"] = str(length)
+        return response
+
+    return wrapper
+
+
+@api_view
+def not_found(request: HttpRequest, *args, **kwargs) -> JsonResponse:
+    """Every other path under /api/: a JSON 404, not the HTML error page."""
+    raise Http404
+
+
+@api_view
+def openapi_json(request: HttpRequest) -> JsonResponse:
+    return _json(openapi())
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    """The human page of the API: what it offers, and the link to its OpenAPI description."""
+    return render(request, "ratings/public/api_index.html", {"paths": openapi()["paths"]})
 
 
 def _num(value):
@@ -48,7 +96,7 @@ def _player_summary(player) -> dict:
     }
 
 
-@require_GET
+@api_view
 def player(request: HttpRequest, key: str) -> JsonResponse:
     player = players.player(key=key)
     if player is None:
@@ -87,7 +135,7 @@ def player(request: HttpRequest, key: str) -> JsonResponse:
     return _json(data)
 
 
-@require_GET
+@api_view
 def club_players(request: HttpRequest, zps: str) -> JsonResponse:
     club = clubs.club(zps=zps)
     if club is None:
@@ -108,7 +156,7 @@ def club_players(request: HttpRequest, zps: str) -> JsonResponse:
     )
 
 
-@require_GET
+@api_view
 def tournament(request: HttpRequest, pk: int) -> JsonResponse:
     t = tournaments.tournament(pk=pk)
     if t is None:
