@@ -34,6 +34,8 @@ class TournamentHeadForm(forms.ModelForm):
     mode = forms.ChoiceField(
         label=_("Turnierart"), choices=TournamentMode.choices, initial=TournamentMode.ROUND_ROBIN
     )
+    # The version the form was loaded at (optimistic locking; the view reads the posted value).
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     class Meta:
         model = Tournament
@@ -57,6 +59,7 @@ class TournamentHeadForm(forms.ModelForm):
         self.fields["organiser"].choices = choices
         instance = self.instance
         if instance.pk:
+            self.initial["version"] = instance.version
             if instance.organiser_club_id:
                 self.initial["organiser"] = f"club:{instance.organiser_club_id}"
             elif instance.organiser_organisation_id:
@@ -79,6 +82,7 @@ class TournamentHeadForm(forms.ModelForm):
                 Column("rounds", css_class="col-md-2"),
             ),
             Field("rated"),
+            Field("version"),
             Submit("submit", _("Speichern")),
         )
 

@@ -104,6 +104,7 @@ def tournament_snapshot(tournament: Tournament) -> dict:
     mode = mode or TournamentMode.ROUND_ROBIN  # no row: the entry pages treat it as a round robin
     return {
         "id": tournament.pk,
+        "version": tournament.version,
         "head": {f: _json(getattr(tournament, f)) for f in HEAD_FIELDS},
         "mode": mode,
         "entries": [

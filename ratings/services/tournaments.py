@@ -62,6 +62,32 @@ def _stored_since(tournament_id: int | None):
     return None if first is None else day_start(first)
 
 
+class TournamentGone(Exception):
+    """The tournament was deleted while the officer's save waited (nothing is written: a save must not
+    bring a deleted tournament back)."""
+
+
+class TournamentConflict(Exception):
+    """The officer's form was loaded at ``version``; another save has changed the tournament since (the
+    audit rows of versions after it tell who changed what)."""
+
+    def __init__(self, *, tournament_id: int, version: int, current: int) -> None:
+        super().__init__(f"tournament {tournament_id}: version {version} is outdated ({current})")
+        self.tournament_id, self.version, self.current = tournament_id, version, current
+
+
+def _locked_version(tournament_id: int | None, version: int | None) -> int:
+    """The stored version, read with the rating lock held; refuses a deleted or outdated tournament."""
+    if tournament_id is None:
+        return 0
+    current = Tournament.objects.filter(pk=tournament_id).values_list("version", flat=True).first()
+    if current is None:
+        raise TournamentGone(tournament_id)
+    if version is not None and version != current:
+        raise TournamentConflict(tournament_id=tournament_id, version=version, current=current)
+    return current
+
+
 def tournament_save(
     *,
     tournament: Tournament,
@@ -71,6 +97,8 @@ def tournament_save(
     mode: str | None = None,
     write: Callable[[], None] | None = None,
     action: str | None = None,
+    version: int | None = None,
+    keep_head: bool = False,
 ) -> RecalculationReport:
     """Validate and save ``tournament`` (and, if given, replace its entries and games), then recalculate
     every rating from the earlier of its old and new end date on, and record the audit row.
@@ -80,15 +108,26 @@ def tournament_save(
     "before" snapshot is read. ``user`` becomes the rating officer of a new tournament without one.
     ``mode`` (a ``TournamentMode``) sets the entry mode before the audit row is written, so a type change
     is part of its diff. ``action`` overrides the audit action (a restore).
+
+    Concurrent officers: everything is read after the rating lock is taken. ``version`` (the one the
+    officer's form was loaded at) must still be the stored one, else ``TournamentConflict``; a tournament
+    deleted meanwhile raises ``TournamentGone``. ``keep_head`` re-reads the head inside the lock and
+    writes only entries and games (the results page: its head copy may be older than the stored one).
+    Every save increments the stored version.
     """
     with transaction.atomic():
         lock_ratings()
+        stored_version = _locked_version(tournament.pk, version)
+        if keep_head:
+            tournament.refresh_from_db()
         old_since = _stored_since(tournament.pk)
         before = audit.stored_snapshot(tournament.pk)
         if write is not None:
             write()
         else:
             _write(tournament, entries, games, user)
+        tournament.version = stored_version + 1
+        Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
         entered = set(
             TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
         )
@@ -134,10 +173,15 @@ def _write(
         Game.objects.bulk_create(games, batch_size=500)
 
 
-def tournament_delete(*, tournament: Tournament, user=None) -> RecalculationReport:
-    """Delete ``tournament`` and recalculate everything it influenced."""
+def tournament_delete(
+    *, tournament: Tournament, user=None, version: int | None = None
+) -> RecalculationReport:
+    """Delete ``tournament`` and recalculate everything it influenced (stored state read inside the lock;
+    ``version`` as in ``tournament_save``)."""
     with transaction.atomic():
         lock_ratings()
+        _locked_version(tournament.pk, version)
+        tournament.refresh_from_db()
         since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
         before = audit.tournament_snapshot(tournament)
         report = recalculate_changes(Changes(since=since, removed_tournaments=[tournament.pk]))

@@ -44,6 +44,7 @@ from ratings.selectors import search
 from ratings.services import players as players_service
 from ratings.services.preview import later_tournaments, preview_tournament
 from ratings.services.recalculation import RecalculationReport
+from ratings.services.tournaments import TournamentConflict, TournamentGone
 
 REPORT_SESSION_KEY = "officer_report"
 SWISS_BLANK_ROWS = 4
@@ -189,9 +190,14 @@ def _add_service_errors(form, exc: ValidationError) -> None:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = permissions.get_tournament_for_user(request, pk)
+    tournament = editable_tournament(request, pk)
+    if tournament is None:
+        return tournament_gone(request)
     form = _head_form(request, instance=tournament, data=request.POST or None)
     max_round = Game.objects.filter(tournament=tournament).aggregate(m=Max("round"))["m"]
+    context: dict = {"version": tournament.version, "status": 200}
+    if request.method == "POST":
+        context["version"] = posted_version(request.POST)
     if request.method == "POST" and form.is_valid():
         rounds = form.cleaned_data.get("rounds")
         if rounds and max_round and rounds < max_round:
@@ -200,8 +206,17 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
             head = form.save(commit=False)
             try:
                 report = services.tournament_save(
-                    tournament=head, mode=form.cleaned_data["mode"], user=request.user
+                    tournament=head,
+                    mode=form.cleaned_data["mode"],
+                    user=request.user,
+                    version=posted_version(request.POST),
                 )
+            except TournamentGone:
+                return tournament_gone(request)
+            except TournamentConflict as exc:
+                context.update(conflict_context(exc), status=409)
+                form.data = form.data.copy()
+                form.data["version"] = str(exc.current)  # saving again now is a deliberate choice
             except ValidationError as exc:
                 _add_service_errors(form, exc)
             else:
@@ -210,15 +225,44 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         tournament.refresh_from_db()
     players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
-    return render(
-        request,
-        "ratings/officer/tournament_form.html",
-        {"form": form, "tournament": tournament, "later_count": len(later), "trail": _trail(tournament.pk)},
-    )
+    context.update(form=form, tournament=tournament, later_count=len(later), trail=_trail(tournament.pk))
+    return render(request, "ratings/officer/tournament_form.html", context, status=context.pop("status"))
 
 
 def _trail(tournament_id: int):
     return with_lines(audit_selectors.audit_trail(tournament_id=tournament_id))
+
+
+# --- concurrent officers ---------------------------------------------------------------------------------
+
+
+def posted_version(data: QueryDict) -> int | None:
+    """The tournament version the posted form was loaded at (None if the form carries none)."""
+    raw = (data.get("version") or "").strip()
+    return int(raw) if raw.isascii() and raw.isdecimal() and len(raw) <= 9 else None
+
+
+def editable_tournament(request: HttpRequest, pk: int) -> Tournament | None:
+    """The tournament for an officer's page (403/404 as ``get_tournament_for_user``); None if it was
+    deleted: a form of it posted later answers "Turnier wurde inzwischen gelöscht" instead of a 404."""
+    if (
+        permissions.is_officer(request.user)
+        and not Tournament.objects.filter(pk=pk).exists()
+        and audit_selectors.tournament_deleted(tournament_id=pk)
+    ):
+        return None
+    return permissions.get_tournament_for_user(request, pk)
+
+
+def tournament_gone(request: HttpRequest) -> HttpResponse:
+    return render(request, "ratings/officer/tournament_gone.html", status=410)
+
+
+def conflict_context(exc: TournamentConflict) -> dict:
+    """What the officer sees when his form was outdated: the saves since (who, what) and the current
+    version, so that saving his kept input again is a deliberate choice."""
+    events = audit_selectors.tournament_events_since(tournament_id=exc.tournament_id, version=exc.version)
+    return {"conflict": with_lines(events), "version": exc.current}
 
 
 # --- delete ----------------------------------------------------------------------------------------------
@@ -227,17 +271,33 @@ def _trail(tournament_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = permissions.get_tournament_for_user(request, pk)
-    players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    tournament = editable_tournament(request, pk)
+    if tournament is None:
+        return tournament_gone(request)
+    context: dict = {"version": tournament.version}
+    status = 200
     if request.method == "POST":
-        name = str(tournament)
-        report = services.tournament_delete(tournament=tournament, user=request.user)
-        _store_report(
-            request, title=_("Turnier „%(name)s“ gelöscht") % {"name": name}, tournament=None, report=report
-        )
-        return redirect("ratings:officer-report")
+        try:
+            report = services.tournament_delete(
+                tournament=tournament, user=request.user, version=posted_version(request.POST)
+            )
+        except TournamentGone:
+            return tournament_gone(request)
+        except TournamentConflict as exc:
+            context.update(conflict_context(exc))
+            tournament.refresh_from_db()
+            status = 409
+        else:
+            _store_report(
+                request,
+                title=_("Turnier „%(name)s“ gelöscht") % {"name": str(tournament)},
+                tournament=None,
+                report=report,
+            )
+            return redirect("ratings:officer-report")
+    players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
-    context = {
+    context |= {
         "tournament": tournament,
         "player_count": len(players),
         "game_count": Game.objects.filter(tournament=tournament).count(),
@@ -245,7 +305,7 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
         "later_count": len(later),
         "later": Tournament.objects.filter(pk__in=later[:10]).order_by("end_date", "pk"),
     }
-    return render(request, "ratings/officer/tournament_delete.html", context)
+    return render(request, "ratings/officer/tournament_delete.html", context, status=status)
 
 
 # --- results entry ---------------------------------------------------------------------------------------
@@ -532,7 +592,9 @@ def _grid_rows(entry: Entry) -> list[dict]:
     return rows
 
 
-def _render_results(request: HttpRequest, entry: Entry, context: dict, *, preview: bool) -> HttpResponse:
+def _render_results(
+    request: HttpRequest, entry: Entry, context: dict, *, preview: bool, status: int = 200
+) -> HttpResponse:
     if preview:
         context.update(_preview_context(entry))
     context.setdefault("new_player_form", NewPlayerForm(clubs=permissions.manageable_clubs(request.user)))
@@ -546,7 +608,7 @@ def _render_results(request: HttpRequest, entry: Entry, context: dict, *, previe
             "trail": _trail(entry.tournament.pk),
         }
     )
-    return render(request, "ratings/officer/results.html", context)
+    return render(request, "ratings/officer/results.html", context, status=status)
 
 
 def _preview_context(entry: Entry) -> dict:
@@ -565,12 +627,14 @@ def _preview_context(entry: Entry) -> dict:
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = permissions.get_tournament_for_user(request, pk)
+    tournament = editable_tournament(request, pk)
+    if tournament is None:
+        return tournament_gone(request)
     if request.method == "GET":
         entry = _entry_from_db(tournament)
-        return _render_results(request, entry, {}, preview=bool(entry.players))
+        return _render_results(request, entry, {"version": tournament.version}, preview=bool(entry.players))
     data = request.POST.copy()
-    context: dict = {}
+    context: dict = {"version": posted_version(data)}
     _apply_actions(request, tournament, data, context)
     if "do_paste" in data:
         players, _errors = parse_participants(data.getlist("p"))
@@ -596,7 +660,14 @@ def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
                     games=games,
                     mode=entry.mode,
                     user=request.user,
+                    version=posted_version(data),
+                    keep_head=True,
                 )
+            except TournamentGone:
+                return tournament_gone(request)
+            except TournamentConflict as exc:
+                context.update(conflict_context(exc))
+                return _render_results(request, entry, context, preview=True, status=409)
             except ValidationError as exc:
                 context["save_errors"] = exc.messages
             else:
