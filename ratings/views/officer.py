@@ -42,7 +42,7 @@ from ratings.models.tournament import Game, Tournament, TournamentEntry
 from ratings.selectors import audit as audit_selectors
 from ratings.selectors import search
 from ratings.services import players as players_service
-from ratings.services.preview import later_tournaments, preview_tournament
+from ratings.services.preview import later_tournaments, preview_tournament, rating_states_before
 from ratings.services.recalculation import RecalculationReport
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 
@@ -565,6 +565,16 @@ def _clubs_of(players: list[Player]) -> dict[int, str]:
     return out
 
 
+def _ratings_then(entry: Entry) -> None:
+    """Each player's DWZ and index just before this tournament (what the evaluation uses), set as
+    ``player.dwz_then`` / ``player.index_then`` for the participants table."""
+    states = rating_states_before(tournament=entry.tournament, player_ids=[p.pk for p in entry.players])
+    for p in entry.players:
+        state = states.get(p.pk)
+        p.dwz_then = state.dwz if state else None
+        p.index_then = state.index if state else None
+
+
 def _grid_rows(entry: Entry) -> list[dict]:
     grid = entry.grid
     rows = []
@@ -598,6 +608,7 @@ def _render_results(
     if preview:
         context.update(_preview_context(entry))
     context.setdefault("new_player_form", NewPlayerForm(clubs=permissions.manageable_clubs(request.user)))
+    _ratings_then(entry)
     context.update(
         {
             "tournament": entry.tournament,

@@ -6,7 +6,9 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from ratings.models import Evaluation, Game, Tournament, TournamentDraft, TournamentEntry
+from ratings.enums import AdjustmentKind
+from ratings.models import Evaluation, Game, RatingAdjustment, Tournament, TournamentDraft, TournamentEntry
+from ratings.services import adjustment_save
 
 from .conftest import make_player
 
@@ -152,3 +154,22 @@ def test_other_officers_may_not(client, users, swiss, name):
     assert client.get(_url(name, swiss)).status_code == 403
     client.logout()
     assert client.get(_url(name, swiss)).status_code == 302
+
+
+def test_participants_tables_show_the_rating_at_the_tournaments_time(client, users, swiss, five):
+    anna = five[1]
+    adjustment_save(
+        adjustment=RatingAdjustment(
+            player=anna, kind=AdjustmentKind.CORRECTION, date=datetime.date(2025, 1, 1), dwz=2100, index=30
+        )
+    )
+    anna.refresh_from_db()
+    assert anna.dwz == 2100  # today's rating; the tournament (2024) uses 1900-10
+    client.force_login(users["officer_a"])
+    _participants(client, swiss, five)
+    html = client.get(_url("tournament-participants", swiss)).content.decode()
+    assert "1900-10" in html and "2100" not in html
+    TournamentEntry.objects.bulk_create([TournamentEntry(tournament=swiss, player=p) for p in five])
+    client.post(_url("tournament-draft-discard", swiss))
+    html = client.get(_url("tournament-results", swiss)).content.decode()
+    assert "1900-10" in html and "2100-30" not in html
