@@ -16,7 +16,7 @@ from decimal import Decimal
 from django.db.models import F
 
 from ratings.dwz.replay import PlayerState
-from ratings.enums import ResultCode
+from ratings.enums import EvaluationStatus, ResultCode
 from ratings.exports import spreadsheet_safe
 from ratings.formats.standings import RoundScore, Standings, compute_standings
 from ratings.formats.trf import NationalRating, TrfBye, TrfGame, TrfHead, TrfPlayer, TrfTournament, write_trf
@@ -280,12 +280,18 @@ def evaluation_rows(tournament: Tournament) -> list[EvaluationRow]:
         ev = evaluations.get(p.pk)
         number = numbers[p.pk]
         row = by_number.get(number)
+        dwz_old = f"{ev.dwz_old}-{ev.index_old or 0}" if ev and ev.dwz_old is not None else ""
+        dwz_new = f"{ev.dwz_new}-{ev.index_new}" if ev and ev.dwz_new is not None else ""
+        if ev and ev.status == EvaluationStatus.NON_MEMBER:
+            # WO 3.4.3: no DWZ shown for a non-member, only the rating his opponents met, "(1554)".
+            dwz_old = f"({ev.entry_rating})" if ev.entry_rating is not None else ""
+            dwz_new = str(EvaluationStatus.NON_MEMBER.label)
         rows.append(
             EvaluationRow(
                 number=number,
                 name=p.name,
                 club=clubs.get(p.pk, ""),
-                dwz_old=f"{ev.dwz_old}-{ev.index_old or 0}" if ev and ev.dwz_old is not None else "",
+                dwz_old=dwz_old,
                 points=row.points if row else Decimal(0),
                 games=ev.n if ev else None,
                 expected=ev.expected if ev else None,
@@ -297,7 +303,7 @@ def evaluation_rows(tournament: Tournament) -> list[EvaluationRow]:
                 else None,
                 performance=ev.performance if ev else None,
                 level=ev.level if ev else None,
-                dwz_new=f"{ev.dwz_new}-{ev.index_new}" if ev and ev.dwz_new is not None else "",
+                dwz_new=dwz_new,
                 change=(ev.dwz_new - ev.dwz_old)
                 if ev and ev.dwz_new is not None and ev.dwz_old is not None
                 else None,

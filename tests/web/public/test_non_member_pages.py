@@ -41,3 +41,14 @@ def test_player_card_has_no_row_for_the_non_member_tournament(client, tournament
     html = response.content.decode()
     assert reverse("ratings:tournament-detail", args=[later.pk]) in html
     assert reverse("ratings:tournament-detail", args=[t.pk]) not in html
+
+
+def test_print_and_csv_show_the_entry_rating_and_no_dwz(client, tournament_with_non_member):
+    _n, t, _later = tournament_with_non_member
+    page = client.get(reverse("ratings:tournament-print", args=[t.pk])).content.decode()
+    row = page[page.index("Gast, Gustav") :]
+    row = row[: row.index("</tr>")]
+    assert "(1554)" in row and "Nichtmitglied" in row and "1554-12" not in row
+    csv = client.get(reverse("ratings:tournament-evaluation-csv", args=[t.pk])).content.decode("utf-8-sig")
+    line = next(line for line in csv.splitlines() if "Gast" in line)
+    assert ";(1554);" in line and line.endswith(";Nichtmitglied;")
