@@ -688,8 +688,10 @@ def _read_clubs(data: bytes, file: str, result: DsbList) -> None:
                 )
             )
             continue
+        # A parent that is no federation code falls back to the district of the ZPS, as for federations.
         parent = raw["parent"].upper()
-        result.clubs.append(ClubRow(number, zps, raw["lv"].upper(), parent if parent else zps[:3], name))
+        parent = parent if ORGANISATION_CODE_RE.fullmatch(parent) else zps[:3]
+        result.clubs.append(ClubRow(number, zps, raw["lv"].upper(), parent, name))
 
 
 def _parent_code(code: str, given: str) -> str:

@@ -385,3 +385,23 @@ def test_the_formats_package_imports_no_django():
         modules = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         modules |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
         assert not any(m.split(".")[0] == "django" for m in modules), path
+
+
+def test_a_club_parent_that_is_no_federation_code_falls_back_to_the_district():
+    """Found by bench/fuzz.py: the parent went into the 3-character code column (PostgreSQL: DataError)."""
+    generated = generate(30, seed=1)
+    with zipfile.ZipFile(io.BytesIO(generated.zip_bytes())) as zf:
+        files = {name: zf.read(name) for name in zf.namelist()}
+    lines = files["vereine.csv"].split(b"\n")
+    fields = lines[1].split(b",")
+    zps = fields[0].decode()
+    fields[2] = b"31.02.2026"
+    lines[1] = b",".join(fields)
+    files["vereine.csv"] = b"\n".join(lines)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, content in files.items():
+            zf.writestr(name, content)
+    dsb_list = read_list_bytes(out.getvalue(), "LV-x-csv.zip")
+    club = next(c for c in dsb_list.clubs if c.zps == zps)
+    assert club.parent == zps[:3]
