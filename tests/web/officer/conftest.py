@@ -107,3 +107,18 @@ def login(client):
         return client
 
     return do
+
+
+def head_data(tree, **changes) -> dict:
+    """POST data for the head form of the ``tournament`` fixture, with ``changes``."""
+    data = {
+        "name": "Vereinsmeisterschaft",
+        "start_date": "2024-03-01",
+        "end_date": "2024-03-10",
+        "rounds": "3",
+        "organiser": f"club:{tree['club_a'].pk}",
+        "mode": "rr",
+        "rated": "on",
+        "version": "1",
+    }
+    return data | changes

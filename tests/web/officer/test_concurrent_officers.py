@@ -11,25 +11,11 @@ from ratings.models.audit import AuditAction, AuditEvent
 from ratings.services import tournament_delete, tournament_save
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 
-from .conftest import grid_data
+from .conftest import grid_data, head_data
 
 pytestmark = pytest.mark.django_db
 
 RESULTS = {(0, 1): "1", (0, 2): "1", (1, 2): "5"}
-
-
-def head_data(tree, **changes):
-    data = {
-        "name": "Vereinsmeisterschaft",
-        "start_date": "2024-03-01",
-        "end_date": "2024-03-10",
-        "rounds": "3",
-        "organiser": f"club:{tree['club_a'].pk}",
-        "mode": "rr",
-        "rated": "on",
-        "version": "1",
-    }
-    return data | changes
 
 
 def test_every_save_increments_the_version(tournament, players):

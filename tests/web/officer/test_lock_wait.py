@@ -10,7 +10,7 @@ from django.urls import reverse
 from ratings.models import Game
 from ratings.services import lock_ratings
 
-from .conftest import grid_data
+from .conftest import grid_data, head_data
 
 RESULTS = {(0, 1): "1", (0, 2): "1", (1, 2): "5"}
 
@@ -73,15 +73,7 @@ def test_lock_timeout_anywhere_in_a_view_is_the_busy_page(login, users, tree, to
     client = login(users["officer_a"])
     response = client.post(
         reverse("ratings:tournament-edit", args=[tournament.pk]),
-        {
-            "name": "Neuer Name",
-            "start_date": "2024-03-01",
-            "end_date": "2024-03-10",
-            "rounds": "3",
-            "organiser": f"club:{tree['club_a'].pk}",
-            "mode": "rr",
-            "rated": "on",
-        },
+        head_data(tree, name="Neuer Name"),
     )
     assert response.status_code == 503
     assert 'name="name" value="Neuer Name"' in response.content.decode()
