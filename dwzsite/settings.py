@@ -149,6 +149,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "de"
 LANGUAGES = [("de", _("Deutsch")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates unambiguous (7 Jun 2026, not 06/07/2026); German stays 07.06.2026.
+FORMAT_MODULE_PATH = ["dwzsite.formats"]
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
 USE_TZ = True

@@ -21,7 +21,7 @@ class CalculatorForm(forms.Form):
     """The player's own values and the tournament's end date (which decides the edition)."""
 
     dwz = forms.IntegerField(
-        label=_("Deine DWZ"),
+        label=_("Ihre DWZ"),
         required=False,
         min_value=0,
         max_value=3000,

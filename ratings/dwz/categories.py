@@ -15,15 +15,15 @@ class StrengthCategory:
 
 
 CATEGORIES: tuple[StrengthCategory, ...] = (
-    StrengthCategory(None, 999, "Anfänger", "beginner"),
-    StrengthCategory(1000, 1299, "Fortgeschrittener", "improver"),
-    StrengthCategory(1300, 1599, "Normaler Vereinsspieler", "average club player"),
-    StrengthCategory(1600, 1899, "Überdurchschnittlicher Vereinsspieler", "above-average club player"),
-    StrengthCategory(1900, 2099, "Herausragender Vereinsspieler", "outstanding club player"),
+    StrengthCategory(None, 999, "Anfänger", "Beginner"),
+    StrengthCategory(1000, 1299, "Fortgeschrittener", "Improver"),
+    StrengthCategory(1300, 1599, "Normaler Vereinsspieler", "Average club player"),
+    StrengthCategory(1600, 1899, "Überdurchschnittlicher Vereinsspieler", "Above-average club player"),
+    StrengthCategory(1900, 2099, "Herausragender Vereinsspieler", "Outstanding club player"),
     StrengthCategory(2100, 2299, "Oberligaspieler", "Oberliga player"),
     StrengthCategory(2300, 2499, "Bundesligaspieler", "Bundesliga player"),
-    StrengthCategory(2500, 2700, "Großmeister", "grandmaster"),
-    StrengthCategory(2701, None, "Weltklassespieler", "world class"),
+    StrengthCategory(2500, 2700, "Großmeister", "Grandmaster"),
+    StrengthCategory(2701, None, "Weltklassespieler", "World class"),
 )
 _LOWER_BOUNDS: list[int] = [c.lower for c in CATEGORIES[1:] if c.lower is not None]
 

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
+from django.db.models import Case, Exists, F, IntegerField, OuterRef, Q, QuerySet, Value, When
 from django.db.models.functions import Lower, Replace
 
 from ratings.folding import CHAR_FOLDS, PAIR_FOLDS, search_key
@@ -92,7 +92,28 @@ def players(*, query: str, limit: int, exclude: Iterable[int] = ()) -> list[Play
     exclude = list(exclude)
     if exclude:
         queryset = queryset.exclude(pk__in=exclude)
-    return list(queryset.order_by("surname", "first_name", "pk")[:limit])
+    return list(
+        queryset.annotate(relevance=_relevance(query)).order_by("relevance", "surname", "first_name", "pk")[
+            :limit
+        ]
+    )
+
+
+def _relevance(query: str):
+    """Surname matches before first-name matches: "Wolf" finds Wolf, then Wolfsberger, then Wolfgang Maier."""
+    terms = _terms(query.partition(",")[0]) or [""]
+    exact, prefix, inside = Q(), Q(), Q()
+    for term in terms:
+        exact |= Q(surname_key=term)
+        prefix |= Q(surname_key__startswith=term)
+        inside |= Q(surname_key__contains=term)
+    return Case(
+        When(exact, then=Value(0)),
+        When(prefix, then=Value(1)),
+        When(inside, then=Value(2)),
+        default=Value(3),
+        output_field=IntegerField(),
+    )
 
 
 def filter_clubs(queryset: QuerySet[Club], *, query: str) -> QuerySet[Club]:

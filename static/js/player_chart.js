@@ -6,7 +6,10 @@
   if (!canvas || !source || typeof Chart === "undefined") return;
   const points = JSON.parse(source.textContent);
   const lang = document.documentElement.lang || "de";
-  const dateFormat = new Intl.DateTimeFormat(lang, { day: "2-digit", month: "2-digit", year: "numeric" });
+  // German 07.06.2026; English 7 Jun 2026 (never the ambiguous 06/07/2026).
+  const dateFormat = lang.startsWith("de")
+    ? new Intl.DateTimeFormat("de-DE", { day: "2-digit", month: "2-digit", year: "numeric" })
+    : new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
   const labels = points.map((p) => (p.date ? dateFormat.format(new Date(p.date + "T12:00:00")) : canvas.dataset.labelStart));
   const style = getComputedStyle(document.documentElement);
   const primary = style.getPropertyValue("--bs-primary").trim() || "#0d6efd";

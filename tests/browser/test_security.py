@@ -111,7 +111,7 @@ def test_public_pages_run_under_the_policy(live_server, watched, site):
     expect(page).to_have_url(re.compile("sort=name"))
     # The calculator answers through htmx.
     visit(page, base + "/rechner/")
-    page.get_by_label("Deine DWZ").fill("1850")
+    page.get_by_label("Ihre DWZ").fill("1850")
     page.get_by_label("Index").fill("3")
     page.get_by_label("Geburtsjahr").fill("1980")
     page.get_by_label("Turnierende").fill("2019-05-12")

@@ -336,8 +336,8 @@ def test_strength_categories(dwz, label):
 
 
 def test_strength_category_english():
-    assert strength_category(1450).label_en == "average club player"
-    assert strength_category(2750).label_en == "world class"
+    assert strength_category(1450).label_en == "Average club player"
+    assert strength_category(2750).label_en == "World class"
 
 
 def test_edition_boundary():

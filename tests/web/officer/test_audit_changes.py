@@ -89,7 +89,7 @@ def test_trail_dates_follow_the_language(users, tournament):
     tournament_save(tournament=tournament, user=users["officer_a"])
     with translation.override("en"):
         html = trail(users["officer_a"], tournament=tournament)
-    assert "03/10/2024 → 03/12/2024" in html
+    assert "10 Mar 2024 → 12 Mar 2024" in html  # English dates are never month/day
     assert "2024-03-12" not in html
 
 

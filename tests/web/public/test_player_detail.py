@@ -161,7 +161,7 @@ def test_english_dates_and_labels(client, e2):
     response = client.get(url(e2["player"]), headers={"accept-language": "en"})
     html = response.content.decode()
     assert '<html lang="en">' in html
-    assert "05/12/2019" in html and "12.05.2019" not in html  # Django's English short date format
+    assert "12 May 2019" in html and "05/12/2019" not in html and "12.05.2019" not in html  # unambiguous
     with translation.override("en"):
         assert translation.gettext("Karteikarte") == "Rating card"  # locale/en is merged
     assert "Rating card" in html and "Performance" in html

@@ -100,3 +100,19 @@ def test_player_search_by_member_number_and_key(people):
         people[0].pk
     ]
     assert [p.pk for p in players(query=people[1].key, limit=5)] == [people[1].pk]
+
+
+def test_surname_matches_rank_before_first_name_matches(client, federation):
+    club = federation["club"]
+    for surname, first in [
+        ("Adler", "Wolfgang"),
+        ("Bauer", "Wolf"),
+        ("Wolfsberger", "Anna"),
+        ("Wolf", "Zoe"),
+    ]:
+        make_player(surname=surname, first_name=first, club=club)
+    found = [(p.surname, p.first_name) for p in everything(query="Wolf").players]
+    assert found[:2] == [("Wolf", "Zoe"), ("Wolfsberger", "Anna")]
+    assert set(found[2:]) == {("Adler", "Wolfgang"), ("Bauer", "Wolf")}
+    html = client.get("/suche/", {"q": "wolf"}).content.decode()
+    assert html.index("Wolf, Zoe") < html.index("Wolfsberger, Anna") < html.index("Adler, Wolfgang")
