@@ -1,0 +1,117 @@
+"""Every officer page fits the screen at 390 and 1366 px: nothing scrolls sideways, no table scrolls in its
+frame, and every button and input is inside the window's width (reachable without zooming out)."""
+
+import datetime
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from ratings.enums import AdjustmentKind
+from ratings.models import (
+    Club,
+    Game,
+    Membership,
+    Organisation,
+    Player,
+    RatingAdjustment,
+    Tournament,
+    TournamentEntry,
+)
+from ratings.models.officer import OfficerScope, TournamentMode
+from ratings.services import adjustment_save, tournament_save
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+MEASURE = """() => ({
+  overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  outside: [...document.querySelectorAll(
+    'main button, main a.btn, main input:not([type=hidden]), main select, main textarea')]
+    .filter(e => {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || e.classList.contains('visually-hidden')) return false;
+      if (e.closest('.table-responsive')) return false;  // scrolls inside its frame
+      return r.right > window.innerWidth + 0.5 || r.left < -0.5;
+    })
+    .map(e => e.outerHTML.slice(0, 80)),
+  // Tables scroll inside their frame only where they must (the round-robin grid of a big tournament).
+  scrolling: [...document.querySelectorAll('main .table-responsive')]
+    .filter(e => e.scrollWidth > e.clientWidth + 1 && !e.querySelector('.rr-grid'))
+    .map(e => (e.querySelector('table') || {}).id),
+})"""
+
+
+@pytest.fixture
+def site():
+    bezirk = Organisation.objects.create(code="C05", name="Bezirk Stuttgart")
+    club = Club.objects.create(zps="C0503", name="SK Zuffenhausen 1921", organisation=bezirk)
+    user = get_user_model().objects.create_user(username="referent", password="demo-referent")
+    OfficerScope.objects.create(user=user, organisation=bezirk)
+    players = []
+    for n, (surname, first) in enumerate(
+        [
+            ("Krämer-Schmidt", "Tobias Maximilian"),
+            ("Pfeiffer", "Sabine"),
+            ("Günther", "Finn"),
+            ("Haas", "Finn"),
+        ],
+        start=1,
+    ):
+        p = Player.objects.create(key=f"C0503-{n:04d}", surname=surname, first_name=first)
+        Membership.objects.create(player=p, club=club, member_number=str(n))
+        adjustment_save(
+            adjustment=RatingAdjustment(player=p, kind=AdjustmentKind.START, dwz=1800 - 50 * n, index=12)
+        )
+        players.append(p)
+    swiss = Tournament(
+        name="Offene Vereinsmeisterschaft im Schnellschach 2024 des SK Zuffenhausen 1921",
+        start_date=datetime.date(2024, 10, 1),
+        end_date=datetime.date(2024, 10, 29),
+        rounds=3,
+        organiser_club=club,
+    )
+    entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
+    games = [
+        Game(round=1, board=1, white=players[0], black=players[3], result="1-0"),
+        Game(round=1, board=2, white=players[1], black=players[2], result="1/2-1/2"),
+    ]
+    tournament_save(tournament=swiss, entries=entries, games=games, mode=TournamentMode.SWISS)
+    return swiss
+
+
+PAGES = [
+    "/referent/",
+    "/turniere/neu/",
+    "/turniere/aus-datei/",
+    "/turniere/{pk}/bearbeiten/",
+    "/turniere/{pk}/teilnehmer/",
+    "/turniere/{pk}/runden/1/",
+    "/turniere/{pk}/ergebnisse/",
+    "/turniere/{pk}/loeschen/",
+    "/passwort/",
+]
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_officer_pages_fit(live_server, page, site, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(live_server.url + "/anmelden/")
+    page.get_by_label("Benutzername").fill("referent")
+    page.get_by_label("Passwort").fill("demo-referent")
+    page.get_by_role("button", name="Anmelden").click()
+    expect(page).to_have_url(re.compile("/referent/$"))
+    problems = {}
+    for path in PAGES:
+        page.goto(live_server.url + path.format(pk=site.pk))
+        m = page.evaluate(MEASURE)
+        if m["overflow"] > 0 or m["outside"] or m["scrolling"]:
+            problems[path] = m
+    # The report after a save, too.
+    page.goto(live_server.url + f"/turniere/{site.pk}/runden/1/")
+    page.get_by_role("button", name="Speichern und auswerten").click()
+    expect(page.locator("#recalculation-report")).to_be_visible()
+    m = page.evaluate(MEASURE)
+    if m["overflow"] > 0 or m["outside"] or m["scrolling"]:
+        problems["report"] = m
+    assert problems == {}
