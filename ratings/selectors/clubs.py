@@ -58,3 +58,8 @@ def organisation_clubs(*, organisation: Organisation) -> QuerySet[Club]:
 def organisation_and_below(*, organisation: Organisation) -> QuerySet[Organisation]:
     """``organisation`` and every federation below it, by code (the federation filter's choices)."""
     return Organisation.objects.subtree(organisation).order_by("code")
+
+
+def organisations_for_choice() -> QuerySet[Organisation]:
+    """Every federation by code, for a select (code and name only)."""
+    return Organisation.objects.only("code", "name").order_by("code")

@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import Count, F, Q, Value
+from django.db.models.functions import ExtractYear
 from django.utils.translation import gettext_noop
 
 from ratings.dwz import CATEGORIES
-from ratings.models import Player
+from ratings.enums import EvaluationStatus
+from ratings.models import Evaluation, Organisation, Player, Tournament
+from ratings.models.federation import in_subtree_q
 
 # The strength categories' German labels, marked for translation (the engine keeps them as plain data).
 CATEGORY_LABELS = [
@@ -60,10 +63,12 @@ def category_rows() -> tuple[list[CategoryRow], int]:
     return rows, total
 
 
-def dwz_histogram(*, width: int = 100) -> list[dict]:
-    """Active rated players per DWZ band of ``width`` points (one query), for the histogram."""
+def dwz_histogram(*, width: int = 100, organisation: Organisation | None = None) -> list[dict]:
+    """Active rated players (of ``organisation`` and below, else all) per DWZ band of ``width`` points (one
+    query), for the histogram."""
+    players = Player.objects.all() if organisation is None else Player.objects.in_organisation(organisation)
     rows = (
-        Player.objects.active()
+        players.active()
         .rated()
         .annotate(bucket=F("dwz") / Value(width))  # integer division on both SQLite and PostgreSQL
         .values("bucket")
@@ -77,3 +82,38 @@ def dwz_histogram(*, width: int = 100) -> list[dict]:
     return [
         {"from": b, "to": b + width - 1, "count": buckets.get(b, 0)} for b in range(lo, hi + width, width)
     ]
+
+
+@dataclass
+class YearRow:
+    year: int
+    evaluations: int  # evaluations that set a DWZ
+    first: int  # of them first ratings (Erst-DWZ)
+    tournaments: int  # rated tournaments (organised in the federation, else all)
+
+
+def per_year(*, organisation: Organisation | None = None) -> list[YearRow]:
+    """Per year of the tournament end: evaluations that set a DWZ and first ratings of the federation's
+    current members, and rated tournaments organised in it (two queries)."""
+    evaluations = Evaluation.objects.setting_rating()
+    tournaments = Tournament.objects.filter(rated=True)
+    if organisation is not None:
+        members = Player.objects.in_organisation(organisation).values("pk")
+        evaluations = evaluations.filter(player__in=members)
+        tournaments = tournaments.filter(
+            in_subtree_q(organisation, prefix="organiser_club__")
+            | Q(organiser_organisation__in=Organisation.objects.subtree(organisation))
+        )
+    counts: dict[int, YearRow] = {}
+    for row in (
+        evaluations.annotate(year=ExtractYear("end_date"))
+        .values("year")
+        .annotate(n=Count("pk"), first=Count("pk", filter=Q(status=EvaluationStatus.FIRST)))
+        .order_by()
+    ):
+        counts[row["year"]] = YearRow(row["year"], row["n"], row["first"], 0)
+    for row in (
+        tournaments.annotate(year=ExtractYear("end_date")).values("year").annotate(n=Count("pk")).order_by()
+    ):
+        counts.setdefault(row["year"], YearRow(row["year"], 0, 0, 0)).tournaments = row["n"]
+    return [counts[y] for y in sorted(counts)]

@@ -33,6 +33,7 @@ urlpatterns = [
     ),
     path("suche/", public.search, name="search"),
     path("spielstaerke/", public.categories, name="categories"),
+    path("statistik/", public.statistics_page, name="statistics"),
     path("rechner/", calculator.calculator, name="calculator"),
     path("listen/<slug:scope>/<slug:code>/<slug:fmt>/", dsb_list.dsb_list_download, name="dsb-list-download"),
     path("rechner/vorschau/", calculator.calculator_preview, name="calculator-preview"),

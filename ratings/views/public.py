@@ -202,6 +202,43 @@ class OrganisationDetailView(RatingListView):
         return context
 
 
+def statistics_page(request: HttpRequest) -> HttpResponse:
+    """Statistik: the DWZ distribution, evaluations, first ratings and tournaments per year, for all or for
+    one federation (``?verband=CODE``, with everything below it); charts with their numbers beside them."""
+    code = request.GET.get("verband", "")
+    organisation = clubs.organisation(code=code) if code else None
+    if code and organisation is None:
+        return redirect("ratings:statistics")
+    histogram = statistics.dwz_histogram(organisation=organisation)
+    years = statistics.per_year(organisation=organisation)
+    chart = {
+        "histogram": {
+            "labels": [str(b["from"]) for b in histogram],
+            "series": [{"label": _("Spieler"), "data": [b["count"] for b in histogram]}],
+        },
+        "years": {
+            "labels": [str(y.year) for y in years],
+            "series": [
+                {"label": _("Auswertungen"), "data": [y.evaluations for y in years]},
+                {"label": _("Erst-DWZ"), "data": [y.first for y in years]},
+            ],
+        },
+        "tournaments": {
+            "labels": [str(y.year) for y in years],
+            "series": [{"label": _("Turniere"), "data": [y.tournaments for y in years]}],
+        },
+    }
+    context = {
+        "organisation": organisation,
+        "organisations": clubs.organisations_for_choice(),
+        "histogram": histogram,
+        "years": years,
+        "chart": chart,
+        "rated": sum(b["count"] for b in histogram),
+    }
+    return render(request, "ratings/public/statistics.html", context)
+
+
 def club_comparison(request: HttpRequest, code: str) -> HttpResponse:
     """Vereinsvergleich: the clubs of a federation and below, ranked by the average DWZ of their best 10."""
     organisation = clubs.organisation(code=code)

@@ -31,11 +31,16 @@ def test_public_pages_fit_the_width(live_server, browser, data, width):  # noqa:
         (f"/turniere/{tournament.pk}/", "#standings-table"),
         ("/ranglisten/", "table"),
         ("/vereine/C0501/", "table"),
+        ("/statistik/?verband=C00", "#stat-years"),
     ]
     for path, table in pages:
         page.goto(live_server.url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= width, path
         assert page.evaluate(REACHABLE, table), (path, table)
+    # The statistics charts are drawn (from json_script, no inline script).
+    page.goto(live_server.url + "/statistik/")
+    for name in ("histogram", "years", "tournaments"):
+        expect(page.locator(f'canvas[data-chart="{name}"]')).to_have_attribute("data-ready", "1")
     # On the card, Pkt./Par., We and Lstg. are columns of the table (scrolled to, not hidden).
     page.goto(live_server.url + f"/spieler/{data['hans'].key}/")
     for label in ("Pkt.", "Par.", "We", "Lstg."):
