@@ -107,6 +107,13 @@ def test_officer_pages_fit(live_server, page, site, width):
         m = page.evaluate(MEASURE)
         if m["overflow"] > 0 or m["outside"] or m["scrolling"]:
             problems[path] = m
+    if width >= 1200:  # the preview stays beside the entry while the officer scrolls down the boards
+        page.goto(live_server.url + f"/turniere/{site.pk}/ergebnisse/")
+        page.locator("#save-button").scroll_into_view_if_needed()
+        preview = page.locator("#rating-preview").bounding_box()
+        boards = page.locator("#boards").bounding_box()
+        assert preview["x"] >= boards["x"] + boards["width"]
+        assert 0 <= preview["y"] < 900
     # The report after a save, too.
     page.goto(live_server.url + f"/turniere/{site.pk}/runden/1/")
     page.get_by_role("button", name="Speichern und auswerten").click()
