@@ -164,3 +164,27 @@ def test_import_trf_non_member_option(tmp_path):
     assert [e.start_rank for e in entries if not e.member] == [2]
     assert Evaluation.objects.get(player=entries[1].player).status == EvaluationStatus.NON_MEMBER
     assert ratings_verify() == []
+
+
+def test_re_saving_with_the_flag_changed_replays_the_later_tournaments():
+    """The incremental path: re-saving the first tournament with the tick changed re-evaluates the later
+    one from the new state, both ways, and equals a full recalculation."""
+    n = player(dwz=1554, index=12, birth_year=1985)
+    field = _field()
+    t1, _ = save_tournament([n, *field], _games(n, field), end=D(2024, 5, 5))
+    t2, _ = save_tournament([n, *field], _games(n, field, RESULTS[::-1]), end=D(2024, 9, 1))
+    as_member = _stored(t2, n).dwz_old
+    assert as_member == _stored(t1, n).dwz_new != 1554
+    save_tournament([n, *field], _games(n, field), end=D(2024, 5, 5), tournament=t1, non_members=[n])
+    assert (_stored(t1, n).status, _stored(t2, n).dwz_old, _stored(t2, n).index_old) == (
+        "non_member",
+        1554,
+        12,
+    )
+    assert ratings_verify() == []
+    before = snapshot()
+    recalculate()
+    assert snapshot() == before
+    save_tournament([n, *field], _games(n, field), end=D(2024, 5, 5), tournament=t1)
+    assert _stored(t2, n).dwz_old == as_member
+    assert ratings_verify() == []
