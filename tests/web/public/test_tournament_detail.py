@@ -81,6 +81,8 @@ def test_query_count(client, populate, django_assert_num_queries, item_count):
     with django_assert_num_queries(5):  # tournament, entries, evaluations, memberships, games
         response = client.get(url(t))
     assert len(response.context["view"].rows) == item_count + 1
+    with django_assert_num_queries(5):  # sorted by placing: the same rows
+        client.get(url(t) + "?sort=rang")
 
 
 def _store(federation, players, games, *, end, name):
