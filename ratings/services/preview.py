@@ -26,7 +26,7 @@ from ratings.models.evaluation import Evaluation, Restpartie
 from ratings.models.player import Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
 
-from .tournaments import tournament_save
+from .tournaments import tournament_delete, tournament_save
 
 THOUSAND = Decimal(1000)
 
@@ -158,6 +158,20 @@ def later_reevaluated(
         return rollback.tournaments
     except (ValidationError, IntegrityError):
         return None
+
+
+def later_after_delete(*, tournament: Tournament) -> list[int]:
+    """The tournaments deleting ``tournament`` re-evaluates, exactly as the report will list them: the
+    delete (with its recalculation) runs and is rolled back."""
+    head = Tournament.objects.filter(pk=tournament.pk).first()
+    if head is None:
+        return []
+    try:
+        with transaction.atomic():
+            report = tournament_delete(tournament=head)
+            raise _Rollback([pk for pk in report.tournaments if pk != tournament.pk])
+    except _Rollback as rollback:
+        return rollback.tournaments
 
 
 @dataclass

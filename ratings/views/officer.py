@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ratings import permissions, services
@@ -42,7 +43,12 @@ from ratings.models.tournament import Game, Tournament, TournamentEntry
 from ratings.selectors import audit as audit_selectors
 from ratings.selectors import search
 from ratings.services import players as players_service
-from ratings.services.preview import later_tournaments, preview_tournament, rating_states_before
+from ratings.services.preview import (
+    later_after_delete,
+    later_tournaments,
+    preview_tournament,
+    rating_states_before,
+)
 from ratings.services.recalculation import RecalculationReport
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 
@@ -296,7 +302,7 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
             )
             return redirect("ratings:officer-report")
     players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
-    later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
+    later = later_after_delete(tournament=tournament) if tournament.rated else []
     context |= {
         "tournament": tournament,
         "player_count": len(players),
@@ -400,14 +406,16 @@ def _grid_refusal(tournament: Tournament) -> list[str]:
     if not count:
         return []
     return [
-        str(
-            _(
-                "%(count)s gespeicherte Partien (spielfreie Runden, Doppelrunden oder Sonderergebnisse) "
-                "passen nicht in die Kreuztabelle. Speichern ist hier gesperrt, damit sie nicht verloren "
-                "gehen; bitte das Turnier als Schweizer System / Runden erfassen."
-            )
-            % {"count": count}
+        ngettext(
+            "%(count)s gespeicherte Partie (spielfreie Runde, Doppelrunde oder Sonderergebnis) "
+            "passt nicht in die Kreuztabelle. Speichern ist hier gesperrt, damit sie nicht verloren "
+            "geht; bitte das Turnier als Schweizer System / Runden erfassen.",
+            "%(count)s gespeicherte Partien (spielfreie Runden, Doppelrunden oder Sonderergebnisse) "
+            "passen nicht in die Kreuztabelle. Speichern ist hier gesperrt, damit sie nicht verloren "
+            "gehen; bitte das Turnier als Schweizer System / Runden erfassen.",
+            count,
         )
+        % {"count": count}
     ]
 
 

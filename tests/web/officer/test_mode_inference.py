@@ -82,9 +82,15 @@ def test_round_robin_grid_refuses_to_drop_stored_byes(login, users, tournament, 
     client = login(users["admin"])
     url = reverse("ratings:tournament-results", args=[tournament.pk])
     response = client.get(url)
-    assert "passen nicht in die Kreuztabelle" in response.content.decode()
+    assert (
+        "1 gespeicherte Partie (spielfreie Runde, Doppelrunde oder Sonderergebnis) passt nicht"
+        in response.content.decode()
+    )
     response = client.post(url, grid_data(players, {(0, 1): "1", (0, 2): "1"}, save="1"))
     assert response.status_code == 200
-    assert "passen nicht in die Kreuztabelle" in response.content.decode()
+    assert (
+        "1 gespeicherte Partie (spielfreie Runde, Doppelrunde oder Sonderergebnis) passt nicht"
+        in response.content.decode()
+    )
     assert Game.objects.filter(tournament=tournament).count() == 3
     assert Game.objects.filter(tournament=tournament, black__isnull=True).count() == 1

@@ -68,3 +68,19 @@ def test_preview_count_equals_report(client, users, chain, cells, expected):
     assert shown == len(reported) == expected
     # The upper bound the page used to show counts both later tournaments either way.
     assert len(later_tournaments(tournament=first, player_ids=[p.pk for p in players])) == 2
+
+
+def test_delete_page_count_equals_report(client, users, chain):
+    first, _players = chain
+    client.force_login(users["officer_a"])
+    html = client.get(reverse("ratings:tournament-delete", args=[first.pk])).content.decode()
+    shown = int(re.search(r"(\d+) spätere? Turnier", html).group(1))
+    assert Tournament.objects.filter(pk=first.pk).exists()  # the page's dry run kept everything
+    version = re.search(r'name="version" value="(\d+)"', html)
+    client.post(
+        reverse("ratings:tournament-delete", args=[first.pk]),
+        {"version": version.group(1)} if version else {},
+    )
+    reported = client.session[REPORT_SESSION_KEY]["tournaments"]
+    assert not Tournament.objects.filter(pk=first.pk).exists()
+    assert shown == len(reported) == 2
