@@ -12,7 +12,7 @@ from ratings.enums import AdjustmentKind
 from ratings.models import Club, Membership, Organisation, Player, RatingAdjustment
 from ratings.models.officer import OfficerScope
 from ratings.services import adjustment_save
-from tests.services.builders import round_robin, save_tournament
+from tests.builders import round_robin, save_tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

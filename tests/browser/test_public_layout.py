@@ -5,8 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ratings.models import Tournament
-from tests.browser.test_public_pages import collect_errors, data  # noqa: F401 - the fixture
-from tests.web.public.builders import make_player
+from tests.builders import collect_errors, make_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -21,7 +20,7 @@ REACHABLE = """(selector) => {
 
 
 @pytest.mark.parametrize("width", [390, 1366])
-def test_public_pages_fit_the_width(live_server, browser, data, width):  # noqa: F811
+def test_public_pages_fit_the_width(live_server, browser, data, width):
     context = browser.new_context(viewport={"width": width, "height": 900}, locale="de-DE")
     page = context.new_page()
     errors = collect_errors(page)

@@ -2,59 +2,14 @@
 and export; the calculator's live result; the language switch on a public page."""
 
 import csv
-import datetime
 import io
 
 import pytest
 from playwright.sync_api import expect
 
-from ratings.enums import ResultCode, Sex
-from tests.factories import ClubFactory, OrganisationFactory
-from tests.web.public.builders import make_player, make_tournament
+from tests.builders import collect_errors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def data(db):
-    land = OrganisationFactory(code="C00", name="Württembergischer Schachbund", parent=None)
-    bezirk = OrganisationFactory(code="C05", name="Bezirk Stuttgart", parent=land)
-    baden = OrganisationFactory(code="B00", name="Badischer Schachbund", parent=None)
-    club = ClubFactory(zps="C0501", name="SF Stuttgart", organisation=bezirk)
-    other = ClubFactory(zps="B0101", name="SK Karlsruhe", organisation=baden)
-    hans = make_player(surname="Müller", first_name="Hans", dwz=1850, index=3, club=club, sex=Sex.MALE)
-    opponents = [
-        make_player(surname=f"Gegner{i}", first_name="X", dwz=r, index=20, club=other)
-        for i, r in enumerate((1700, 1780, 1900, 2010, 1650), start=1)
-    ]
-    results = [
-        ResultCode.WHITE_WINS,
-        ResultCode.DRAW,
-        ResultCode.WHITE_WINS,
-        ResultCode.BLACK_WINS,
-        ResultCode.DRAW,
-    ]
-    make_tournament(
-        [hans, *opponents],
-        [(i, hans, o, r) for i, (o, r) in enumerate(zip(opponents, results, strict=True), start=1)],
-        end=datetime.date(2019, 5, 12),
-        name="Maiturnier",
-    )
-    make_tournament(
-        [hans, opponents[0]],
-        [(1, hans, opponents[0], ResultCode.WHITE_WINS)],
-        end=datetime.date(2020, 2, 2),
-        name="Winterblitz",
-    )
-    make_player(surname="Groß", first_name="Greta", dwz=2105, index=60, club=club, sex=Sex.FEMALE)
-    return {"hans": hans}
-
-
-def collect_errors(page):
-    errors = []
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return errors
 
 
 def test_search_with_umlaut_opens_the_card_with_its_chart(live_server, page, data):

@@ -12,8 +12,8 @@ from ratings.enums import ResultCode
 from ratings.models import Game, Tournament, TournamentEntry
 from ratings.models.officer import OfficerScope, TournamentMode
 from ratings.services import tournament_save
+from tests.builders import make_player
 from tests.factories import ClubFactory, OrganisationFactory
-from tests.web.public.builders import make_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

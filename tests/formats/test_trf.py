@@ -15,34 +15,13 @@ from ratings.formats.trf import (
     read_trf,
     write_trf,
 )
+from tests.builders import ger_line, player_line, trf
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "trf"
 KARL_MALA = DATA / "fide-example1-karl-mala-2005.trf"
 LICHESS_2020 = DATA / "lichess-swiss-2020-06.trf"
 LICHESS_2021 = DATA / "lichess-swiss-2021-03.trf"
 REAL_FILES = sorted(DATA.glob("*.trf"))
-
-
-def player_line(
-    rank, name, rounds=(), *, sex=" ", title="", rating="", fed="", fide_id="", birth="", points="", place=""
-):
-    """A 001 line built column by column (formats.md §1.3); rounds are (opponent, colour, code) triples."""
-    line = (
-        f"001 {rank:>4} {sex}{title:>3} {name:<33} {rating:>4} {fed:<3} {fide_id:>11} {birth:<10} "
-        f"{points:>4} {place:>4}  "
-    )
-    for opponent, colour, code in rounds:
-        line += f"{opponent:>4} {colour} {code}  "
-    return line.rstrip()
-
-
-def ger_line(rank, dwz="", number="", index=""):
-    """A TRF26 GER line (formats.md §2.4): DWZ in 49–52, DSB id in 58–68, the index in 11–13."""
-    return f"GER {rank:>4}  {index:>3} {'':<33} {dwz:>4}     {number:>11}".rstrip()
-
-
-def trf(*lines: str, head=("012 Test-Open", "042 2024/03/01", "052 2024/03/03")) -> bytes:
-    return ("\n".join([*head, *lines]) + "\n").encode()
 
 
 def messages(exc_info) -> list[str]:

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Evaluation, Player, Tournament
-from tests.services.builders import player, save_tournament
+from tests.builders import player, save_tournament
 
 pytestmark = pytest.mark.django_db
 

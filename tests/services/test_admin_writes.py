@@ -9,8 +9,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from ratings.models import Club, Game, Membership, Player, RatingAdjustment, Tournament
+from tests.builders import player, save_tournament
 from tests.factories import ClubFactory, MembershipFactory
-from tests.services.builders import player, save_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.core.management.base import CommandError
 
 from ratings.enums import AdjustmentKind
 from ratings.models import Evaluation, Membership, Player, RatingAdjustment, Tournament
+from tests.builders import snapshot
 from tests.factories import ClubFactory
-from tests.services.builders import snapshot
 
 pytestmark = pytest.mark.django_db
 

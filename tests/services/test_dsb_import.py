@@ -16,8 +16,8 @@ from ratings.formats.dsb_list import read_list_bytes, write_zip
 from ratings.models import Club, Membership, OfficialRating, Organisation, Player, RatingAdjustment
 from ratings.services import ratings_verify
 from ratings.services.dsb_list import UMSTUFUNG_DATE, dsb_list_import
+from tests.builders import round_robin, save_tournament
 from tests.dsb_lists import generate
-from tests.services.builders import round_robin, save_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from ratings.enums import AdjustmentKind
 from ratings.models import AuditEvent, Membership, Player, RatingAdjustment
 from ratings.services import ratings_verify
 from ratings.services.merge import duplicate_candidates, players_merge
+from tests.builders import player, round_robin, save_tournament
 from tests.factories import ClubFactory
-from tests.services.builders import player, round_robin, save_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.core.management import call_command
 
 from ratings.models import Evaluation, Game, Player, Restpartie, Tournament, TournamentEntry
 from ratings.services import ratings_verify, recalculate, tournament_save
+from tests.builders import player, save_tournament, snapshot
 from tests.factories import MembershipFactory
-from tests.services.builders import player, save_tournament, snapshot
 
 pytestmark = pytest.mark.django_db
 

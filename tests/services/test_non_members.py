@@ -11,8 +11,8 @@ from ratings.dwz.types import GameInput
 from ratings.enums import EvaluationStatus
 from ratings.models import Evaluation, Restpartie, TournamentEntry
 from ratings.services import ratings_verify, recalculate
+from tests.builders import player, save_tournament, snapshot
 from tests.factories import MembershipFactory
-from tests.services.builders import player, save_tournament, snapshot
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,9 @@ from ratings.services import (
     tournament_delete,
     tournament_save,
 )
+from tests.builders import player, random_history, save_tournament, snapshot
 from tests.dwz.builders import example
 from tests.factories import MembershipFactory
-from tests.services.builders import player, random_history, save_tournament, snapshot
 
 pytestmark = pytest.mark.django_db
 

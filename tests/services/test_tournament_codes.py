@@ -18,7 +18,7 @@ from ratings.forms import TournamentHeadForm
 from ratings.models import Club, Evaluation, Organisation, Tournament
 from ratings.models.tournament import tournament_code_validator
 from ratings.services import ratings_verify
-from tests.services.builders import player, save_tournament
+from tests.builders import player, save_tournament
 
 pytestmark = pytest.mark.django_db
 

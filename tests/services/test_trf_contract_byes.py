@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 from ratings.dwz import evaluate
 from ratings.dwz.contract import ContractError, parse_tournament
 from ratings.models import Tournament
-from tests.services.test_trf_import import stored_points
+from tests.builders import stored_points
 
 PLAYERS = [
     {"id": "A", "dwz": 1600, "index": 10},

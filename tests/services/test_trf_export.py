@@ -16,7 +16,7 @@ from ratings.models import Club, Evaluation, Membership, Organisation, Player, R
 from ratings.services import adjustment_save
 from ratings.services.trf_export import evaluation_csv_rows, tournament_standings, trf_export
 from ratings.services.trf_import import decisions_from_matches, head_from_file, trf_match, trf_read, trf_save
-from tests.formats.test_trf import player_line, trf
+from tests.builders import player_line, trf
 
 pytestmark = pytest.mark.django_db
 

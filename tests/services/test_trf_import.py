@@ -1,7 +1,6 @@
 """Importing TRF files: matching, start values, byes, points, the command's exit codes, nothing partial."""
 
 import datetime
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -39,7 +38,7 @@ from ratings.services.trf_import import (
     trf_read,
     trf_save,
 )
-from tests.formats.test_trf import ger_line, player_line, trf
+from tests.builders import ger_line, player_line, stored_points, trf
 
 pytestmark = pytest.mark.django_db
 
@@ -64,31 +63,6 @@ def _counts():
         RatingAdjustment.objects.count(),
         Membership.objects.count(),
     )
-
-
-def stored_points(tournament: Tournament) -> dict[int, Decimal]:
-    """Every participant's points from the stored games and byes, by start rank."""
-    values = {
-        ResultCode.WHITE_WINS: (1, 0),
-        ResultCode.BLACK_WINS: (0, 1),
-        ResultCode.DRAW: (Decimal("0.5"), Decimal("0.5")),
-        ResultCode.WHITE_WINS_FORFEIT: (1, 0),
-        ResultCode.BLACK_WINS_FORFEIT: (0, 1),
-        ResultCode.DOUBLE_FORFEIT: (0, 0),
-        ResultCode.BYE: (1, None),
-        ResultCode.FULL_POINT_BYE: (1, None),
-        ResultCode.HALF_POINT_BYE: (Decimal("0.5"), None),
-        ResultCode.UNPAIRED: (0, None),
-        ResultCode.ZERO_POINT_BYE: (0, None),
-    }
-    rank = dict(tournament.entries.values_list("player_id", "start_rank"))
-    points = dict.fromkeys(rank.values(), Decimal(0))
-    for g in tournament.games.all():
-        w, b = values[g.result]
-        points[rank[g.white_id]] += Decimal(w)
-        if g.black_id:
-            points[rank[g.black_id]] += Decimal(b)
-    return points
 
 
 # --- the real files ------------------------------------------------------------------------------------

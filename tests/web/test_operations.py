@@ -11,7 +11,7 @@ from django.urls import include, path
 from django.utils import timezone
 
 from dwzsite.middleware import SESSION_SEEN_KEY, permissions_policy
-from tests.web.test_settings import PRODUCTION, run_manage
+from tests.builders import PRODUCTION, run_manage
 
 
 def boom(request):

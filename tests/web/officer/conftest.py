@@ -9,12 +9,9 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 
-from ratings.enums import AdjustmentKind
-from ratings.models import Club, Membership, Organisation, Player, RatingAdjustment, Tournament
+from ratings.models import Club, Organisation, Tournament
 from ratings.models.officer import OfficerScope, TournamentEntryMode, TournamentMode
-from ratings.services import adjustment_save
-
-PASSWORD = "geheim-123"
+from tests.builders import PASSWORD, club_player
 
 
 @pytest.fixture
@@ -56,25 +53,13 @@ def users(tree):
     }
 
 
-def make_player(club, surname, dwz, *, index=10, birth_year=1980, number="1"):
-    player = Player.objects.create(
-        key=f"{club.zps}-{number}", surname=surname, first_name="Test", birth_year=birth_year
-    )
-    Membership.objects.create(player=player, club=club, member_number=number)
-    adjustment_save(
-        adjustment=RatingAdjustment(player=player, kind=AdjustmentKind.START, dwz=dwz, index=index)
-    )
-    player.refresh_from_db()
-    return player
-
-
 @pytest.fixture
 def players(tree):
     club = tree["club_a"]
     return [
-        make_player(club, "Anton", 1600, number="1"),
-        make_player(club, "Berta", 1500, number="2"),
-        make_player(club, "Carl", 1400, number="3"),
+        club_player(club, "Anton", 1600, number="1"),
+        club_player(club, "Berta", 1500, number="2"),
+        club_player(club, "Carl", 1400, number="3"),
     ]
 
 
@@ -91,15 +76,6 @@ def tournament(tree):
     return t
 
 
-def grid_data(players, cells: dict[tuple[int, int], str], **extra) -> dict:
-    """POST data for the round-robin grid: ``cells`` maps (row index, column index) to the typed value."""
-    data: dict = {"p": [str(p.pk) for p in players]}
-    for (i, j), value in cells.items():
-        data[f"rr-{players[i].pk}-{players[j].pk}"] = value
-    data.update(extra)
-    return data
-
-
 @pytest.fixture
 def login(client):
     def do(user):
@@ -107,18 +83,3 @@ def login(client):
         return client
 
     return do
-
-
-def head_data(tree, **changes) -> dict:
-    """POST data for the head form of the ``tournament`` fixture, with ``changes``."""
-    data = {
-        "name": "Vereinsmeisterschaft",
-        "start_date": "2024-03-01",
-        "end_date": "2024-03-10",
-        "rounds": "3",
-        "organiser": f"club:{tree['club_a'].pk}",
-        "mode": "rr",
-        "rated": "on",
-        "version": "1",
-    }
-    return data | changes

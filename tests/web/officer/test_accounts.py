@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from ratings.admin_messages import report_text
 from ratings.services.recalculation import RecalculationReport
-
-from .conftest import PASSWORD
+from tests.builders import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,7 @@ from django.urls import reverse
 from ratings.models import Game, Tournament
 from ratings.models.audit import AuditAction, AuditEvent
 from ratings.services import tournament_delete
-
-from .conftest import grid_data
+from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
 

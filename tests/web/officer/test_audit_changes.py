@@ -19,8 +19,7 @@ from ratings.models import Evaluation, Game, Membership, Player, Tournament, Tou
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.services import tournament_delete, tournament_save
-
-from .conftest import grid_data
+from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
 
@@ -272,9 +271,9 @@ def test_admin_membership_edit_is_audited_on_the_player(client, users, tree, pla
 
 
 def test_admin_player_delete_is_audited(client, users, tree):
-    from .conftest import make_player
+    from tests.builders import club_player
 
-    zoe = make_player(tree["club_a"], "Zoe", 1200, number="9")
+    zoe = club_player(tree["club_a"], "Zoe", 1200, number="9")
     pk = zoe.pk
     client.force_login(users["admin"])
     response = client.post(reverse("admin:ratings_player_delete", args=[pk]), {"post": "yes"})

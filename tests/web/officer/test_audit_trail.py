@@ -7,8 +7,6 @@ from django.test import RequestFactory
 
 from ratings.services import tournament_save
 
-from .conftest import grid_data  # noqa: F401 (fixtures module)
-
 pytestmark = pytest.mark.django_db
 
 HOOK = (
@@ -48,7 +46,7 @@ def test_visitor_and_plain_user_see_nothing(users, tournament):
 def test_public_pages_show_the_trail_to_officers(client, users, tournament, players):
     from django.urls import reverse
 
-    from .conftest import grid_data as data
+    from tests.builders import grid_data as data
 
     client.force_login(users["officer_a"])
     client.post(

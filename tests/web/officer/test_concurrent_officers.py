@@ -10,8 +10,7 @@ from ratings.models import Game, Tournament, TournamentEntry
 from ratings.models.audit import AuditAction, AuditEvent
 from ratings.services import tournament_delete, tournament_save
 from ratings.services.tournaments import TournamentConflict, TournamentGone
-
-from .conftest import grid_data, head_data
+from tests.builders import grid_data, head_data
 
 pytestmark = pytest.mark.django_db
 

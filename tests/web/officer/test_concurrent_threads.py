@@ -25,8 +25,9 @@ from ratings.models import Game, Tournament
 from ratings.models.audit import AuditEvent, AuditObjectType
 from ratings.services import ratings_verify
 from ratings.services.audit import snapshot_diff
+from tests.builders import grid_data, head_data
 
-from .conftest import _user, grid_data, head_data
+from .conftest import _user
 
 pytestmark = [
     pytest.mark.skipif(

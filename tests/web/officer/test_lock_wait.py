@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from ratings.models import Game
 from ratings.services import lock_ratings
-
-from .conftest import grid_data, head_data
+from tests.builders import grid_data, head_data
 
 RESULTS = {(0, 1): "1", (0, 2): "1", (1, 2): "5"}
 

@@ -9,8 +9,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import AuditEvent, Membership, Player
-from tests.services.builders import round_robin, save_tournament
-from tests.web.officer.conftest import make_player
+from tests.builders import club_player, round_robin, save_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def twins(tree, players):
     """Anton (C0501-1) and a typed-in second Anton (same name and birth year) who played a tournament."""
     anton, berta, carl = players
-    typed = make_player(tree["club_a"], "Anton", 1550, number="9")
+    typed = club_player(tree["club_a"], "Anton", 1550, number="9")
     save_tournament(
         [typed, berta, carl],
         round_robin([typed, berta, carl], random.Random(3)),
@@ -92,7 +91,7 @@ def test_merge_outside_scope_is_refused(client, login, users, twins, role, statu
 
 def test_pair_half_outside_scope_is_listed_but_not_mergeable(login, users, tree, players):
     anton = players[0]
-    other = make_player(tree["club_b"], "Anton", 1450, number="7")
+    other = club_player(tree["club_b"], "Anton", 1450, number="7")
     client = login(users["officer_a"])
     page = client.get(reverse("ratings:officer-duplicates")).content.decode()
     assert other.key in page and "außerhalb Ihres Bereichs" in page

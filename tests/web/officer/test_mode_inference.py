@@ -7,8 +7,7 @@ from django.urls import reverse
 from ratings.models import Game, TournamentEntry
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.services.tournaments import tournament_save
-
-from .conftest import grid_data
+from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,7 @@ from django.urls import reverse
 from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry
 from ratings.models.audit import AuditEvent
 from ratings.services import tournament_save
-
-from .conftest import grid_data
+from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
 
@@ -91,10 +90,10 @@ def test_preview_counts_later_tournaments_transitively(login, users, tree, tourn
         )
         return t
 
-    from .conftest import make_player
+    from tests.builders import club_player
 
-    d = make_player(tree["club_a"], "Dora", 1450, number="4")
-    e = make_player(tree["club_a"], "Emil", 1350, number="5")
+    d = club_player(tree["club_a"], "Dora", 1450, number="4")
+    e = club_player(tree["club_a"], "Emil", 1350, number="5")
     later("Später 1", datetime.date(2024, 4, 1), [players[0], d])  # shares A
     later("Später 2", datetime.date(2024, 5, 1), [d, e])  # shares D only: transitively reached
     later("Früher", datetime.date(2024, 2, 1), [players[1], e])  # before: not counted

@@ -11,8 +11,7 @@ from ratings.models import Game, Tournament, TournamentEntry
 from ratings.services import tournament_save
 from ratings.services.preview import later_tournaments
 from ratings.views.officer import REPORT_SESSION_KEY
-
-from .conftest import grid_data, make_player
+from tests.builders import club_player, grid_data
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +37,9 @@ def _tournament(club, day, players, games):
 @pytest.fixture
 def chain(tree):
     a, b = tree["club_a"], tree["club_b"]
-    a1, a2 = make_player(a, "Albrecht", 1700, number="21"), make_player(a, "Adler", 1600, number="22")
-    b1, b2 = make_player(b, "Berger", 1650, number="31"), make_player(b, "Brandt", 1550, number="32")
-    b3 = make_player(b, "Bauer", 1450, number="33")
+    a1, a2 = club_player(a, "Albrecht", 1700, number="21"), club_player(a, "Adler", 1600, number="22")
+    b1, b2 = club_player(b, "Berger", 1650, number="31"), club_player(b, "Brandt", 1550, number="32")
+    b3 = club_player(b, "Bauer", 1450, number="33")
     first = _tournament(a, 1, [a1, a2, b1], [(a1, a2, "1-0"), (a1, b1, "1-0"), (a2, b1, "1/2-1/2")])
     _tournament(b, 8, [b1, b2], [(b1, b2, "1-0")])
     _tournament(b, 15, [b2, b3], [(b2, b3, "1/2-1/2")])

@@ -12,8 +12,7 @@ from ratings.models import Game, Player, Tournament, TournamentEntry
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentEntryMode
 from ratings.services import tournament_restore
-
-from .conftest import grid_data
+from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
 

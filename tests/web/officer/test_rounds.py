@@ -9,8 +9,7 @@ from django.urls import reverse
 from ratings.enums import AdjustmentKind
 from ratings.models import Evaluation, Game, RatingAdjustment, Tournament, TournamentDraft, TournamentEntry
 from ratings.services import adjustment_save
-
-from .conftest import make_player
+from tests.builders import club_player
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +30,7 @@ def five(tree):
     club = tree["club_a"]
     dwz = [1500, 1900, 1700, 1600, 1800]
     return [
-        make_player(club, name, d, number=str(10 + i))
+        club_player(club, name, d, number=str(10 + i))
         for i, (name, d) in enumerate(zip(["Ernst", "Anna", "Carla", "Dora", "Bernd"], dwz, strict=True))
     ]
 

@@ -6,8 +6,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Evaluation, Game, Player, Tournament
-from tests.formats.test_trf import ger_line, player_line, trf
-from tests.web.officer.conftest import make_player
+from tests.builders import club_player, ger_line, player_line, trf
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +61,7 @@ def test_ambiguous_dates_ask_for_the_order(client, users):
 
 
 def test_the_whole_path(client, users, tree):
-    known = make_player(tree["club_a"], "Anton", 1600)
+    known = club_player(tree["club_a"], "Anton", 1600)
     lines = [
         player_line(1, "Anton, Test", [(2, "w", "1"), (0, "-", "H")], birth="1980", points="1.5"),
         ger_line(1, "1650", known.key),
@@ -111,8 +110,8 @@ def test_the_whole_path(client, users, tree):
 
 
 def test_open_lines_must_be_decided_and_abandon_saves_nothing(client, users, tree):
-    make_player(tree["club_a"], "Schmidt", 1500, number="1")
-    make_player(tree["club_a"], "Schmidt", 1400, number="2")
+    club_player(tree["club_a"], "Schmidt", 1500, number="1")
+    club_player(tree["club_a"], "Schmidt", 1400, number="2")
     lines = [
         player_line(1, "Schmidt, Test", [(2, "w", "1")], birth="1980"),
         player_line(2, "B, B", [(1, "b", "0")]),
@@ -158,8 +157,8 @@ def test_officer_must_stay_in_scope(client, users, tree):
 def test_a_line_ticked_as_non_member_is_counted_without_a_dwz(client, users, tree):
     """WO 3.4.3 in the match step: Anton (1600) is ticked "kein DSB-Mitglied": the preview and the save
     count his game for Nina, but he keeps 1600 and his entry is stored as a non-member."""
-    known = make_player(tree["club_a"], "Anton", 1600)
-    other = make_player(tree["club_a"], "Berta", 1500, number="2")
+    known = club_player(tree["club_a"], "Anton", 1600)
+    other = club_player(tree["club_a"], "Berta", 1500, number="2")
     lines = [
         player_line(1, "Anton, Test", [(2, "w", "1")], birth="1980", points="1.0"),
         ger_line(1, "1600", known.key),

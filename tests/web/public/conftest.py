@@ -5,8 +5,8 @@ import datetime
 import pytest
 
 from ratings.enums import ResultCode, Sex
+from tests.builders import make_player, make_tournament
 from tests.factories import ClubFactory, OrganisationFactory
-from tests.web.public.builders import make_player, make_tournament
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.enums import PlayerStatus
-from tests.web.public.builders import make_player
+from tests.builders import make_player
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from ratings.enums import PlayerStatus
 from ratings.models import Membership
 from ratings.selectors.club_stats import club_comparison, club_stats
+from tests.builders import make_player
 from tests.factories import ClubFactory
-from tests.web.public.builders import make_player
 
 
 def _members(club, ratings, *, passive=0, unrated=0):

@@ -13,8 +13,8 @@ import pytest
 from django.core.management import call_command
 
 from ratings.exports import spreadsheet_safe
+from tests.builders import make_player
 from tests.factories import ClubFactory
-from tests.web.public.builders import make_player
 
 FORMULA = "=cmd|' /C calc'!A0"
 

@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from ratings.enums import Sex
-from tests.web.public.builders import make_player
+from tests.builders import make_player
 
 URL = "/ranglisten/"
 YEAR = timezone.localdate().year

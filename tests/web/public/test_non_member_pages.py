@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from tests.services.builders import player, save_tournament
+from tests.builders import player, save_tournament
 
 pytestmark = pytest.mark.django_db
 

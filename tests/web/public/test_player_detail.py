@@ -95,7 +95,7 @@ def test_card_columns_and_umstufung_row(client, e2):
 
 
 def test_chart_with_one_point_says_so(client, federation):
-    from tests.web.public.builders import make_player
+    from tests.builders import make_player
 
     player = make_player(surname="Einzel", first_name="Eva", dwz=1500, index=1)
     html = client.get(url(player)).content.decode()
@@ -134,7 +134,7 @@ def test_dated_adjustment_appears_in_history(client, e2):
 
 
 def test_unrated_player_without_history(client, federation):
-    from tests.web.public.builders import make_player
+    from tests.builders import make_player
 
     player = make_player(surname="Neu", first_name="Nina", club=federation["club"])
     html = client.get(url(player)).content.decode()

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.enums import PlayerStatus, Sex
-from tests.web.public.builders import make_player
+from tests.builders import make_player
 
 URL = "/ranglisten/"
 

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from ratings.folding import search_key
 from ratings.selectors.search import everything, players
-from tests.web.public.builders import make_player
+from tests.builders import make_player
 
 
 @pytest.mark.parametrize(
