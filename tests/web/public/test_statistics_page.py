@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ratings.enums import ResultCode
 from ratings.selectors.statistics import per_year
-from tests.web.public.builders import make_player, make_tournament
+from tests.builders import make_player, make_tournament
 
 URL = "/statistik/"
 
