@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from ratings.models import Club, Organisation, Tournament
 from ratings.models.officer import OfficerScope, TournamentEntryMode, TournamentMode
-from tests.builders import PASSWORD, club_player
+from tests.builders import PASSWORD, club_player, grid_data  # noqa: F401 - grid_data for older imports
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from ratings.models import Player
-from tests.builders import grid_data
+
+from .conftest import grid_data
 
 pytestmark = pytest.mark.django_db
 
@@ -132,7 +133,7 @@ def test_a_nul_byte_in_an_admin_search_is_no_server_error(client, users, path):
 
 def test_a_trf_person_id_with_a_slash_never_becomes_a_key(tree):
     from ratings.services.trf_import import Decision, head_from_file, trf_read, trf_save
-    from tests.builders import ger_line, player_line, trf
+    from tests.formats.test_trf import ger_line, player_line, trf
 
     lines = [
         player_line(1, "Schräg, A", [(2, "w", "1")]),
