@@ -133,6 +133,14 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The results page posts one field per board cell (round, white, black, result) or grid cell, so it works
+# without JavaScript. Django's default of 1,000 fields refused a 70-player 9-round Swiss (400). Supported:
+# a 300-player 11-round Swiss (1,650 boards, 6,900 fields with participants and non-member ticks) and round
+# robins up to 90 players (8,010 cells); the board formset stops at 2,000 boards (8,000 fields). The limit
+# guards against parsing cost, and 12,000 fields still parse in milliseconds; the body stays bounded by
+# DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB: a full 2,000-board post is about 160 kB).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 12_000
+
 # django-axes first: it refuses a locked-out login before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

@@ -1,0 +1,122 @@
+"""Issue 9 §3: the results page works for big tournaments (a 300-player, 11-round Swiss posts 6,900 fields,
+a 40-player round robin 1,600): save, preview and "add player" answer, never 400."""
+
+import datetime
+import itertools
+import random
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from ratings.enums import AdjustmentKind
+from ratings.models import Evaluation, Game, Player, RatingAdjustment, Tournament
+from ratings.models.officer import TournamentEntryMode, TournamentMode
+from ratings.services import ratings_verify
+
+pytestmark = pytest.mark.django_db
+
+
+def _field(n: int) -> list[Player]:
+    """``n`` rated players with start values (written in bulk: each one through the service would replay)."""
+    rng = random.Random(n)
+    players = Player.objects.bulk_create(
+        Player(key=f"L{n:03d}{i:04d}", surname=f"Spieler{i:04d}", first_name="Test", birth_year=1980)
+        for i in range(n)
+    )
+    ratings = {p.pk: (rng.randint(1000, 2300), rng.randint(5, 40)) for p in players}
+    RatingAdjustment.objects.bulk_create(
+        RatingAdjustment(player=p, kind=AdjustmentKind.START, dwz=ratings[p.pk][0], index=ratings[p.pk][1])
+        for p in players
+    )
+    for p in players:
+        p.dwz, p.index = ratings[p.pk]
+    Player.objects.bulk_update(players, ["dwz", "index"])
+    return players
+
+
+def _tournament(tree, mode: str, rounds: int) -> Tournament:
+    t = Tournament.objects.create(
+        name=f"Großturnier {mode}",
+        start_date=datetime.date(2024, 5, 1),
+        end_date=datetime.date(2024, 5, 9),
+        rounds=rounds,
+        organiser_club=tree["club_a"],
+    )
+    TournamentEntryMode.objects.create(tournament=t, mode=mode)
+    return t
+
+
+def _swiss_data(players, rounds: int, **extra) -> dict:
+    rng = random.Random(7)
+    data: dict = {"p": [str(p.pk) for p in players], "version": "1"}
+    boards = 0
+    for rnd in range(1, rounds + 1):
+        order = players[:]
+        rng.shuffle(order)
+        for white, black in zip(order[::2], order[1::2], strict=True):
+            data[f"b-{boards}-round"] = str(rnd)
+            data[f"b-{boards}-white"] = str(white.pk)
+            data[f"b-{boards}-black"] = str(black.pk)
+            data[f"b-{boards}-result"] = rng.choice(["1", "0", "½"])
+            boards += 1
+    data["b-TOTAL_FORMS"] = str(boards)
+    data["b-INITIAL_FORMS"] = "0"
+    return data | extra
+
+
+def _round_robin_data(players, **extra) -> dict:
+    """Every cell as a browser posts it (both mirrors filled)."""
+    rng = random.Random(3)
+    data: dict = {"p": [str(p.pk) for p in players], "version": "1"}
+    mirror = {"1": "0", "0": "1", "½": "½"}
+    for a, b in itertools.combinations(players, 2):
+        cell = rng.choice(["1", "0", "½"])
+        data[f"rr-{a.pk}-{b.pk}"] = cell
+        data[f"rr-{b.pk}-{a.pk}"] = mirror[cell]
+    return data | extra
+
+
+def _fields(data: dict) -> int:
+    return sum(len(v) if isinstance(v, list) else 1 for v in data.values())
+
+
+@pytest.fixture
+def swiss(tree):
+    players = _field(300)
+    return _tournament(tree, TournamentMode.SWISS, 11), players, _swiss_data(players, 11)
+
+
+@pytest.fixture
+def round_robin(tree):
+    players = _field(40)
+    return _tournament(tree, TournamentMode.ROUND_ROBIN, 39), players, _round_robin_data(players)
+
+
+def test_the_field_limit_is_above_the_largest_supported_tournaments(swiss, round_robin):
+    assert _fields(swiss[2]) > 6_900
+    assert _fields(round_robin[2]) > 1_560
+    assert _fields(swiss[2]) + 2 * 300 + 50 <= settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+
+
+@pytest.mark.parametrize("kind", ["swiss", "round_robin"])
+def test_save_preview_and_add_player_at_full_size(request, kind, login, users):
+    tournament, players, data = request.getfixturevalue(kind)
+    client = login(users["officer_a"])
+    preview = client.post(reverse("ratings:tournament-preview", args=[tournament.pk]), data)
+    assert preview.status_code == 200
+    html = preview.content.decode()
+    assert 'id="preview-table"' in html and 'id="preview-errors"' not in html
+    assert html.count("<tr data-player=") == len(players)
+    newcomer = Player.objects.create(key="NEU0001", surname="Neu", birth_year=1990)
+    added = client.post(
+        reverse("ratings:tournament-results", args=[tournament.pk]), data | {"add": str(newcomer.pk)}
+    )
+    assert added.status_code == 200
+    assert [p.pk for p in added.context["entry"].players][-1] == newcomer.pk
+    saved = client.post(reverse("ratings:tournament-results", args=[tournament.pk]), data | {"save": "1"})
+    assert saved.status_code == 302, saved.context and saved.context.get("save_errors")
+    games = len(players) * (len(players) - 1) // 2 if kind == "round_robin" else 150 * 11
+    assert Game.objects.filter(tournament=tournament).count() == games
+    assert Evaluation.objects.filter(tournament=tournament).count() == len(players)
+    assert ratings_verify() == []
