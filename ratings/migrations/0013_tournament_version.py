@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('ratings', '0012_tournament_draft'),
+        ("ratings", "0012_tournament_draft"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='version',
-            field=models.PositiveIntegerField(default=1, editable=False, verbose_name='Version'),
+            model_name="tournament",
+            name="version",
+            field=models.PositiveIntegerField(default=1, editable=False, verbose_name="Version"),
         ),
     ]

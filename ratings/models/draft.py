@@ -19,6 +19,8 @@ class TournamentDraft(models.Model):
     participants = models.JSONField(_("Teilnehmer"), default=list, blank=True)
     # {"round", "board", "white", "black" (None for a bye), "result" ("" while open)}
     games = models.JSONField(_("Partien"), default=list, blank=True)
+    # The tournament's version when the draft began: publishing refuses if another save came in between.
+    base_version = models.PositiveIntegerField(_("Version beim Beginn"), null=True, blank=True)
     updated_at = models.DateTimeField(_("geändert"), auto_now=True)
     updated_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

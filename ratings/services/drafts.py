@@ -28,12 +28,19 @@ def draft_save(
                 _("Runde %(round)s, Brett %(board)s: ein Spieler ist nicht (mehr) Teilnehmer.")
                 % {"round": g["round"], "board": g["board"]}
             )
+    version = Tournament.objects.filter(pk=tournament.pk).values_list("version", flat=True).first()
     draft, _created = TournamentDraft.objects.update_or_create(
         tournament=tournament,
         defaults={
             "participants": list(participants),
             "games": sorted(games, key=lambda g: (g["round"], g["board"])),
             "updated_by": user if getattr(user, "pk", None) else None,
+        },
+        create_defaults={
+            "participants": list(participants),
+            "games": sorted(games, key=lambda g: (g["round"], g["board"])),
+            "updated_by": user if getattr(user, "pk", None) else None,
+            "base_version": version,
         },
     )
     return draft
@@ -47,7 +54,8 @@ def draft_publish(
     *, tournament: Tournament, draft: TournamentDraft, user=None, mode: str | None = None
 ) -> RecalculationReport:
     """Save the draft as the tournament's participants and games, evaluate (``tournament_save``) and
-    drop the draft, all or nothing. Boards without a result are refused, each named."""
+    drop the draft, all or nothing. Boards without a result are refused, each named; a save by someone
+    else since the draft began raises ``TournamentConflict`` (the draft stays)."""
     open_boards = [
         _("Runde %(round)s, Brett %(board)s: Ergebnis fehlt.") % {"round": g["round"], "board": g["board"]}
         for g in draft.games
@@ -69,6 +77,20 @@ def draft_publish(
         for g in draft.games
     ]
     with transaction.atomic():
-        report = tournament_save(tournament=tournament, entries=entries, games=games, user=user, mode=mode)
+        report = tournament_save(
+            tournament=tournament,
+            entries=entries,
+            games=games,
+            user=user,
+            mode=mode,
+            version=draft.base_version if draft.pk else None,
+        )
         TournamentDraft.objects.filter(tournament=tournament).delete()
     return report
+
+
+def draft_rebase(*, tournament: Tournament) -> None:
+    """Accept the tournament's current version as the draft's base (the officer saw the conflict and
+    chose to publish his draft over the other save)."""
+    version = Tournament.objects.filter(pk=tournament.pk).values_list("version", flat=True).first()
+    TournamentDraft.objects.filter(tournament=tournament).update(base_version=version)

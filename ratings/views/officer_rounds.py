@@ -30,6 +30,7 @@ from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
 from ratings.services import drafts as draft_service
 from ratings.services.preview import preview_tournament
+from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.views.officer import _store_report
 
 ROUNDS_WITHOUT_HEAD = 9  # rounds offered when the head names none
@@ -230,6 +231,20 @@ def draft_publish(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as exc:
         for message in exc.messages:
             messages.error(request, message)
+        return redirect(back)
+    except TournamentGone:
+        messages.error(request, _("Das Turnier wurde inzwischen gelöscht; der Entwurf ist damit verworfen."))
+        return redirect("ratings:officer-dashboard")
+    except TournamentConflict:
+        draft_service.draft_rebase(tournament=tournament)
+        messages.warning(
+            request,
+            _(
+                "Nicht ausgewertet: das Turnier wurde seit Beginn dieses Entwurfs anderweitig gespeichert "
+                "(siehe Änderungsverlauf unter „Tabelle“). Ihr Entwurf ist erhalten. Ein weiteres „Speichern "
+                "und auswerten“ ersetzt den anderen Stand durch den Entwurf; „Entwurf verwerfen“ behält ihn."
+            ),
+        )
         return redirect(back)
     _store_report(
         request,

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from ratings.enums import AdjustmentKind
 from ratings.models import Evaluation, Game, RatingAdjustment, Tournament, TournamentDraft, TournamentEntry
-from ratings.services import adjustment_save
+from ratings.services import adjustment_save, tournament_save
 from tests.builders import club_player
 
 pytestmark = pytest.mark.django_db
@@ -172,3 +172,26 @@ def test_participants_tables_show_the_rating_at_the_tournaments_time(client, use
     client.post(_url("tournament-draft-discard", swiss))
     html = client.get(_url("tournament-results", swiss)).content.decode()
     assert "1900-10" in html and "2100-30" not in html
+
+
+def test_a_save_by_someone_else_meanwhile_is_not_overwritten_silently(client, users, swiss, five):
+    client.force_login(users["officer_a"])
+    _participants(client, swiss, five)
+    client.post(_url("tournament-round", swiss, 1), {"line": "1 5 1"})
+    # Meanwhile another officer saves the tournament with two participants.
+    tournament_save(
+        tournament=Tournament.objects.get(pk=swiss.pk),
+        entries=[
+            TournamentEntry(player=five[0], start_rank=1),
+            TournamentEntry(player=five[1], start_rank=2),
+        ],
+        games=[],
+    )
+    response = client.post(_url("tournament-draft-publish", swiss), follow=True)
+    assert "anderweitig gespeichert" in response.content.decode()
+    assert TournamentEntry.objects.filter(tournament=swiss).count() == 2  # the other save stands
+    assert TournamentDraft.objects.filter(tournament=swiss).exists()  # and the draft is kept
+    # Publishing again, knowingly, replaces it.
+    client.post(_url("tournament-draft-publish", swiss))
+    assert TournamentEntry.objects.filter(tournament=swiss).count() == 5
+    assert Game.objects.filter(tournament=swiss).count() == 1
