@@ -3,6 +3,8 @@ delete_model); derived data (evaluations, Restpartien, a player's DWZ/index) is 
 
 from __future__ import annotations
 
+import contextlib
+
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models.functions import ExtractYear
@@ -25,6 +27,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.services.tournaments import TournamentGone
 
 
 class YearFilter(admin.SimpleListFilter):
@@ -271,11 +274,14 @@ class TournamentAdmin(admin.ModelAdmin):
         return to_delete, counts, {p for p in perms_needed if str(p) not in owned}, protected
 
     def delete_model(self, request, obj):
-        _report_message(request, services.tournament_delete(tournament=obj, user=request.user))
+        # Deleted meanwhile by someone else: what the admin wanted.
+        with contextlib.suppress(TournamentGone):
+            _report_message(request, services.tournament_delete(tournament=obj, user=request.user))
 
     def delete_queryset(self, request, queryset):
         for tournament in queryset.order_by("end_date"):
-            services.tournament_delete(tournament=tournament, user=request.user)
+            with contextlib.suppress(TournamentGone):
+                services.tournament_delete(tournament=tournament, user=request.user)
 
     @admin.action(description=_("Ab hier neu berechnen"))
     def recalculate_from_here(self, request, queryset):

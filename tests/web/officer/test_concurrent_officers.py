@@ -115,3 +115,16 @@ def test_save_after_a_delete_answers_deleted_meanwhile(login, users, tournament,
     assert AuditEvent.objects.filter(tournament_ref=tournament.pk, action=AuditAction.DELETE).count() == 1
     # Pages of a tournament that never existed still answer 404.
     assert a.get(reverse("ratings:tournament-results", args=[tournament.pk + 1000])).status_code == 404
+
+
+def test_admin_delete_of_a_tournament_deleted_meanwhile_is_quiet(rf, users, tournament):
+    from django.contrib.admin.sites import site
+
+    from ratings.admin import TournamentAdmin
+
+    stale = Tournament.objects.get(pk=tournament.pk)
+    tournament_delete(tournament=tournament, user=users["officer_a"])
+    request = rf.post("/")
+    request.user = users["admin"]
+    TournamentAdmin(Tournament, site).delete_model(request, stale)
+    assert AuditEvent.objects.filter(tournament_ref=stale.pk, action=AuditAction.DELETE).count() == 1
