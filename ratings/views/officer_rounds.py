@@ -29,7 +29,7 @@ from ratings.models import Tournament, TournamentDraft
 from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
 from ratings.services import drafts as draft_service
-from ratings.services.preview import preview_tournament
+from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.views.officer import _store_report
 
@@ -155,6 +155,10 @@ def _apply(data, draft: TournamentDraft, round_no: int) -> tuple[list[dict] | No
 
 def _context(tournament, draft, saved, round_no, rounds, errors, typed) -> dict:
     players = draft_selectors.participants(draft=draft)
+    states = rating_states_before(tournament=tournament, player_ids=[p.pk for p in players])
+    for p in players:  # the start list shows the rating the evaluation uses, not today's
+        state = states.get(p.pk)
+        p.dwz_then, p.index_then = (state.dwz, state.index) if state else (None, None)
     by_pk = {p.pk: p for p in players}
     start_no = {pk: i for i, pk in enumerate(draft.participants, start=1)}
     boards = [
