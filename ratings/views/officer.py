@@ -35,7 +35,7 @@ from ratings.forms import (
     parse_round_robin_block,
     round_robin_initial,
 )
-from ratings.forms_public import SearchForm
+from ratings.forms.public import SearchForm
 from ratings.models.draft import TournamentDraft
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.models.player import Membership, Player

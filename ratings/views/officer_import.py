@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from ratings import permissions
 from ratings.formats.trf import person_id
-from ratings.forms_trf import TrfHeadForm, TrfUploadForm
+from ratings.forms.trf import TrfHeadForm, TrfUploadForm
 from ratings.models import Club, Organisation, Player, Tournament
 from ratings.services.trf_import import (
     Decision,

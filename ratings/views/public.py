@@ -15,7 +15,7 @@ from django_tables2.export import ExportMixin
 
 from ratings.exports import RFC4180, SafeTableExport
 from ratings.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
-from ratings.forms_public import SearchForm
+from ratings.forms.public import SearchForm
 from ratings.permissions import user_scope
 from ratings.selectors import club_stats, clubs, lists, players, statistics, tournaments
 from ratings.selectors import search as search_selectors

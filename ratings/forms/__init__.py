@@ -1,0 +1,51 @@
+"""Forms: the officer pages' tournament head and new player (``tournament``), result entry (``results``), the
+public calculator and search (``public``) and the TRF upload (``trf``). Forms only validate; services write.
+"""
+
+from ratings.formats.berger import berger_rounds
+
+from .results import (
+    BOARD_ALIASES,
+    BOARD_DISPLAY,
+    CELL_ALIASES,
+    CELL_MIRROR,
+    CELL_TO_RESULT,
+    RESULT_TO_CELL,
+    BaseBoardFormSet,
+    BoardForm,
+    BoardFormSet,
+    GameSpec,
+    RoundRobinForm,
+    board_initial,
+    parse_board_block,
+    parse_board_result,
+    parse_cell,
+    parse_participants,
+    parse_round_robin_block,
+    round_robin_initial,
+)
+from .tournament import NewPlayerForm, TournamentHeadForm
+
+__all__ = [
+    "BOARD_ALIASES",
+    "BOARD_DISPLAY",
+    "CELL_ALIASES",
+    "CELL_MIRROR",
+    "CELL_TO_RESULT",
+    "RESULT_TO_CELL",
+    "BaseBoardFormSet",
+    "BoardForm",
+    "BoardFormSet",
+    "GameSpec",
+    "NewPlayerForm",
+    "RoundRobinForm",
+    "TournamentHeadForm",
+    "berger_rounds",
+    "board_initial",
+    "parse_board_block",
+    "parse_board_result",
+    "parse_cell",
+    "parse_participants",
+    "parse_round_robin_block",
+    "round_robin_initial",
+]
