@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 
+from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models.functions import ExtractYear
@@ -27,7 +28,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services.tournaments import TournamentGone
+from ratings.services.tournaments import TournamentConflict, TournamentGone
 
 
 class YearFilter(admin.SimpleListFilter):
@@ -239,8 +240,34 @@ class GameInline(admin.TabularInline):
     autocomplete_fields = ["white", "black"]
 
 
+class TournamentAdminForm(forms.ModelForm):
+    """Optimistic locking as on the officer pages: the form posts the version it was loaded at."""
+
+    loaded_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"  # noqa: DJ007 - the admin lists its fields itself
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["loaded_version"] = self.instance.version
+
+    def clean(self):
+        data = super().clean()
+        loaded = data.get("loaded_version")
+        stored = Tournament.objects.filter(pk=self.instance.pk).values_list("version", flat=True).first()
+        if self.instance.pk and loaded is not None and loaded != stored:
+            raise ValidationError(
+                _("Nicht gespeichert: jemand anderes hat das Turnier inzwischen geändert. Bitte neu laden.")
+            )
+        return data
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentAdminForm
     list_display = ["name", "code", "start_date", "end_date", "rounds", "organiser", "rated"]
     list_select_related = ["organiser_club", "organiser_organisation"]
     search_fields = ["name", "code", "place", "organiser_club__zps", "organiser_club__name"]
@@ -263,9 +290,21 @@ class TournamentAdmin(admin.ModelAdmin):
             super(TournamentAdmin, self).save_model(request, form.instance, form, change)
             super(TournamentAdmin, self).save_related(request, form, formsets, change)
 
-        _report_message(
-            request, services.tournament_save(tournament=form.instance, user=request.user, write=write)
-        )
+        try:
+            report = services.tournament_save(
+                tournament=form.instance,
+                user=request.user,
+                write=write,
+                version=form.cleaned_data.get("loaded_version") if change else None,
+            )
+        except TournamentConflict:  # changed between the form's check and the lock: nothing written
+            self.message_user(
+                request,
+                _("Nicht gespeichert: jemand anderes hat das Turnier inzwischen geändert. Bitte neu laden."),
+                messages.ERROR,
+            )
+        else:
+            _report_message(request, report)
 
     def get_deleted_objects(self, objs, request):
         # Entries, games and derived rows go with the tournament; their admins are read-only by design.

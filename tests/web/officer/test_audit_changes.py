@@ -346,3 +346,24 @@ def test_admin_log_names_events_without_user_system(client, users, tournament):
     client.force_login(users["admin"])
     page = client.get(reverse("admin:ratings_auditevent_changelist")).content.decode()
     assert ">System<" in page
+
+
+def test_admin_edit_of_an_outdated_tournament_is_refused(client, users, tournament, players):
+    client.force_login(users["admin"])
+    url = reverse("admin:ratings_tournament_change", args=[tournament.pk])
+    assert 'name="loaded_version" value="1"' in client.get(url).content.decode()
+    moved = Tournament.objects.get(pk=tournament.pk)
+    moved.end_date = datetime.date(2024, 3, 11)
+    tournament_save(tournament=moved, user=users["officer_a"])  # another officer, meanwhile
+    data = _tournament_admin_data(tournament, [], name="VM 2024", loaded_version="1")
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "jemand anderes hat das Turnier inzwischen geändert" in response.content.decode()
+    stored = Tournament.objects.get(pk=tournament.pk)
+    assert (stored.name, stored.end_date, stored.version) == (
+        "Vereinsmeisterschaft",
+        datetime.date(2024, 3, 11),
+        2,
+    )
+    assert client.post(url, data | {"loaded_version": "2"}).status_code == 302
+    assert Tournament.objects.get(pk=tournament.pk).name == "VM 2024"
