@@ -125,7 +125,7 @@ def test_edit_head_changes_date_and_recalculates(login, users, tournament, playe
     )
     url = reverse("ratings:tournament-edit", args=[tournament.pk])
     page = client.get(url).content.decode()
-    assert "Speichern wertet dieses Turnier und 0 spätere Turniere" in page
+    assert "Speichern wertet dieses Turnier und höchstens 0 spätere Turniere" in page
     response = client.post(
         url,
         {
