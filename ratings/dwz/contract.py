@@ -168,124 +168,130 @@ def parse_tournament(data: object) -> TournamentInput:
     _surrogate_errors(data, "", errors)
     if errors:
         raise ContractError(sorted(errors))
-    tournament = data.get("tournament")
-    end_date = None
-    code = name = None
-    if not isinstance(tournament, dict):
-        errors.append(
-            "tournament: missing or not an object" if tournament is None else "tournament: must be an object"
-        )
-        errors.append("tournament.end_date: missing")
-    else:
-        end_date = _date(tournament.get("end_date"), "tournament.end_date", errors)
-        code, name = _text(tournament.get("code")), _text(tournament.get("name"))
-
-    players: list[PlayerInput] = []
-    ids: set[str] = set()
-    raw_players = data.get("players")
-    if not isinstance(raw_players, list):
-        errors.append("players: missing" if raw_players is None else "players: must be a list")
-        raw_players = []
-    for i, raw in enumerate(raw_players):
-        f = f"players[{i}]"
-        if not isinstance(raw, dict):
-            errors.append(f"{f}: must be an object")
-            continue
-        pid = raw.get("id")
-        if not isinstance(pid, str):
-            errors.append(
-                f"{f}.id: missing or not a string"
-                if pid is None
-                else f"{f}.id: not a string: {_describe(pid)}"
-            )
-            pid = None
-        elif pid in ids:
-            errors.append(f"{f}.id: duplicate id {_describe(pid)}")
-            pid = None
-        else:
-            ids.add(pid)
-        dwz = _rating(raw, "dwz", f"{f}.dwz", errors)
-        fide = _rating(raw, "fide_elo", f"{f}.fide_elo", errors)
-        index = raw.get("index")
-        if index is not None and (not _is_int(index) or index < 0):
-            errors.append(f"{f}.index: must be a non-negative integer, got {_describe(index)}")
-            index = None
-        birth_year = raw.get("birth_year")
-        if birth_year is not None and not _is_int(birth_year):
-            errors.append(f"{f}.birth_year: must be an integer, got {_describe(birth_year)}")
-            birth_year = None
-        rps = _restpartien(raw.get("restpartien"), f"{f}.restpartien", errors)
-        member = raw.get("member")
-        if member is not None and not isinstance(member, bool):
-            errors.append(f"{f}.member: must be true or false, got {_describe(member)}")
-        if pid is not None:
-            players.append(
-                PlayerInput(
-                    id=pid,
-                    birth_year=None if birth_year is None else int(birth_year),
-                    dwz=dwz,
-                    # The index belongs to a DWZ; without one it means nothing (spec §13).
-                    index=None if index is None or dwz is None else int(index),
-                    fide_elo=fide,
-                    # Restpartien only matter for players without any rating (spec §13).
-                    restpartien=rps if dwz is None and fide is None else (),
-                    member=member is not False,
-                )
-            )
-
-    games: list[GameInput] = []
-    raw_games = data.get("games")
-    if not isinstance(raw_games, list):
-        errors.append("games: missing" if raw_games is None else "games: must be a list")
-        raw_games = []
-    for i, raw in enumerate(raw_games):
-        f = f"games[{i}]"
-        if not isinstance(raw, dict):
-            errors.append(f"{f}: must be an object")
-            continue
-        n_before = len(errors)
-        result = raw.get("result")
-        is_bye = isinstance(result, str) and result in BYE_CODES  # a list or object is no code (nor hashable)
-        if raw.get("black") is None and is_bye:
-            # A bye: points for the standings, never for the rating (spec §3); the engine never sees it.
-            white = raw.get("white")
-            if not isinstance(white, str):
-                errors.append(f"{f}.white: missing or not a string")
-            elif white not in ids:
-                errors.append(f"{f}.white: unknown player id {_describe(white)}")
-            continue
-        sides = []
-        for side in ("white", "black"):
-            pid = raw.get(side)
-            if not isinstance(pid, str):
-                errors.append(
-                    f"{f}.{side}: missing or not a string"
-                    if pid is None
-                    else f"{f}.{side}: not a string: {_describe(pid)}"
-                )
-            elif pid not in ids:
-                errors.append(f"{f}.{side}: unknown player id {_describe(pid)}")
-            sides.append(pid)
-        white, black = sides
-        if isinstance(white, str) and white == black:
-            errors.append(f"{f}: player {_describe(white)} plays himself")
-        if not isinstance(result, str) or result not in RESULT_CODES:
-            errors.append(
-                f"{f}.result: missing"
-                if result is None
-                else f"{f}.result: a bye ({_describe(result)}) has no black player (null)"
-                if is_bye
-                else f"{f}.result: unknown result {_describe(result)}"
-            )
-        if len(errors) == n_before:
-            games.append(GameInput(white=white, black=black, result=result))  # type: ignore[arg-type]
-
+    end_date, code, name = _parse_head(data.get("tournament"), errors)
+    ids: set[str] = set()  # every valid, unique player id (also of players rejected for other fields)
+    players = [
+        player
+        for i, raw in enumerate(_list(data, "players", errors))
+        if (player := _parse_player(raw, f"players[{i}]", ids, errors)) is not None
+    ]
+    games = [
+        game
+        for i, raw in enumerate(_list(data, "games", errors))
+        if (game := _parse_game(raw, f"games[{i}]", ids, errors)) is not None
+    ]
     if errors:
         raise ContractError(errors)
     assert end_date is not None
     return TournamentInput(
         end_date=end_date, players=tuple(players), games=tuple(games), code=code, name=name
     )
+
+
+def _list(data: dict, key: str, errors: list[str]) -> list:
+    value = data.get(key)
+    if not isinstance(value, list):
+        errors.append(f"{key}: missing" if value is None else f"{key}: must be a list")
+        return []
+    return value
+
+
+def _parse_head(tournament: object, errors: list[str]) -> tuple[datetime.date | None, str | None, str | None]:
+    if not isinstance(tournament, dict):
+        errors.append(
+            "tournament: missing or not an object" if tournament is None else "tournament: must be an object"
+        )
+        errors.append("tournament.end_date: missing")
+        return None, None, None
+    end_date = _date(tournament.get("end_date"), "tournament.end_date", errors)
+    return end_date, _text(tournament.get("code")), _text(tournament.get("name"))
+
+
+def _parse_player(raw: object, f: str, ids: set[str], errors: list[str]) -> PlayerInput | None:
+    if not isinstance(raw, dict):
+        errors.append(f"{f}: must be an object")
+        return None
+    pid = raw.get("id")
+    if not isinstance(pid, str):
+        errors.append(
+            f"{f}.id: missing or not a string" if pid is None else f"{f}.id: not a string: {_describe(pid)}"
+        )
+        pid = None
+    elif pid in ids:
+        errors.append(f"{f}.id: duplicate id {_describe(pid)}")
+        pid = None
+    else:
+        ids.add(pid)
+    dwz = _rating(raw, "dwz", f"{f}.dwz", errors)
+    fide = _rating(raw, "fide_elo", f"{f}.fide_elo", errors)
+    index = raw.get("index")
+    if index is not None and (not _is_int(index) or index < 0):
+        errors.append(f"{f}.index: must be a non-negative integer, got {_describe(index)}")
+        index = None
+    birth_year = raw.get("birth_year")
+    if birth_year is not None and not _is_int(birth_year):
+        errors.append(f"{f}.birth_year: must be an integer, got {_describe(birth_year)}")
+        birth_year = None
+    rps = _restpartien(raw.get("restpartien"), f"{f}.restpartien", errors)
+    member = raw.get("member")
+    if member is not None and not isinstance(member, bool):
+        errors.append(f"{f}.member: must be true or false, got {_describe(member)}")
+    if pid is None:
+        return None
+    return PlayerInput(
+        id=pid,
+        birth_year=None if birth_year is None else int(birth_year),
+        dwz=dwz,
+        # The index belongs to a DWZ; without one it means nothing (spec §13).
+        index=None if index is None or dwz is None else int(index),
+        fide_elo=fide,
+        # Restpartien only matter for players without any rating (spec §13).
+        restpartien=rps if dwz is None and fide is None else (),
+        member=member is not False,
+    )
+
+
+def _parse_game(raw: object, f: str, ids: set[str], errors: list[str]) -> GameInput | None:
+    if not isinstance(raw, dict):
+        errors.append(f"{f}: must be an object")
+        return None
+    n_before = len(errors)
+    result = raw.get("result")
+    is_bye = isinstance(result, str) and result in BYE_CODES  # a list or object is no code (nor hashable)
+    if raw.get("black") is None and is_bye:
+        # A bye: points for the standings, never for the rating (spec §3); the engine never sees it.
+        white = raw.get("white")
+        if not isinstance(white, str):
+            errors.append(f"{f}.white: missing or not a string")
+        elif white not in ids:
+            errors.append(f"{f}.white: unknown player id {_describe(white)}")
+        return None
+    sides = []
+    for side in ("white", "black"):
+        pid = raw.get(side)
+        if not isinstance(pid, str):
+            errors.append(
+                f"{f}.{side}: missing or not a string"
+                if pid is None
+                else f"{f}.{side}: not a string: {_describe(pid)}"
+            )
+        elif pid not in ids:
+            errors.append(f"{f}.{side}: unknown player id {_describe(pid)}")
+        sides.append(pid)
+    white, black = sides
+    if isinstance(white, str) and white == black:
+        errors.append(f"{f}: player {_describe(white)} plays himself")
+    if not isinstance(result, str) or result not in RESULT_CODES:
+        errors.append(
+            f"{f}.result: missing"
+            if result is None
+            else f"{f}.result: a bye ({_describe(result)}) has no black player (null)"
+            if is_bye
+            else f"{f}.result: unknown result {_describe(result)}"
+        )
+    if len(errors) == n_before:
+        return GameInput(white=white, black=black, result=result)  # type: ignore[arg-type]
+    return None
 
 
 def parse_json_text(text: str) -> TournamentInput:
