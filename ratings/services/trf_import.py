@@ -106,6 +106,7 @@ def trf_read(data: bytes, *, date_order: str = "") -> TrfTournament:
 # --- matching ------------------------------------------------------------------------------------------
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "oe"})
+_CAPITAL_UMLAUTS = str.maketrans({"Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _NOT_ALNUM = re.compile(r"[^a-z0-9]")
 
 
@@ -130,7 +131,7 @@ def _spellings(surname: str) -> set[str]:
     """Stored spellings a file's surname may match (the index on surname does the work)."""
     base = {surname, surname.replace("ae", "ä").replace("oe", "ö").replace("ue", "ü")}
     base.add(surname.translate(_UMLAUTS))
-    base.add(surname.translate(str.maketrans({"Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})).translate(_UMLAUTS))
+    base.add(surname.translate(_CAPITAL_UMLAUTS).translate(_UMLAUTS))
     plain = unicodedata.normalize("NFKD", surname).encode("ascii", "ignore").decode()
     base.add(plain)
     out: set[str] = set()
@@ -193,25 +194,26 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
     by_dsb_id: dict[str, list[Player]] = defaultdict(list)
     fields = ("pk", "key", "surname", "first_name", "birth_year", "dsb_id", "fide_id")
     if keys:
-        for p in Player.objects.filter(key__in=keys).only(*fields):
-            by_key[p.key.upper()].append(p)
+        for stored in Player.objects.filter(key__in=keys).only(*fields):
+            by_key[stored.key.upper()].append(stored)
     if dsb_ids:
-        for p in Player.objects.filter(dsb_id__in=dsb_ids).only(*fields):
-            by_dsb_id[(p.dsb_id or "").upper()].append(p)
+        for stored in Player.objects.filter(dsb_id__in=dsb_ids).only(*fields):
+            by_dsb_id[(stored.dsb_id or "").upper()].append(stored)
     fide_ids = {p.fide_id for p in players if p.fide_id and p.fide_id <= 2**31 - 1}
     by_fide: dict[int, list[Player]] = defaultdict(list)
-    for p in Player.objects.filter(fide_id__in=fide_ids).only(*fields) if fide_ids else ():
-        by_fide[p.fide_id].append(p)
+    for stored in Player.objects.filter(fide_id__in=fide_ids).only(*fields) if fide_ids else ():
+        if stored.fide_id is not None:  # always true: the query selects by FIDE id
+            by_fide[stored.fide_id].append(stored)
     members = [i for i in ids.values() if i and i.kind == "member"]
     by_member: dict[tuple[str, str], list[Player]] = defaultdict(list)
     if members:
         cond = Q()
         for i in members:
             cond |= Q(club__zps=i.zps, member_number__iexact=i.member_number)
-        for m in Membership.objects.filter(cond).select_related("club", "player"):
-            by_member[(m.club.zps, m.member_number.upper())].append(m.player)
-            if m.member_number.isdigit():
-                by_member[(m.club.zps, str(int(m.member_number)))].append(m.player)
+        for ms in Membership.objects.filter(cond).select_related("club", "player"):
+            by_member[(ms.club.zps, ms.member_number.upper())].append(ms.player)
+            if ms.member_number.isdigit():
+                by_member[(ms.club.zps, str(int(ms.member_number)))].append(ms.player)
     by_name: dict[str, list[Player]] = defaultdict(list)
     # The file's surnames and first names in their possible stored spellings: one indexed query per 900
     # surnames, then only rows whose folded name (and birth year) fits a line become Player objects.
@@ -231,8 +233,8 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
             if years is not None and (year is None or None in years or year in years):
                 hits.append(pk)
     for chunk in _chunks(hits, 900):
-        for p in Player.objects.filter(pk__in=chunk).only(*fields):
-            by_name[name_key(p.surname, p.first_name)].append(p)
+        for stored in Player.objects.filter(pk__in=chunk).only(*fields):
+            by_name[name_key(stored.surname, stored.first_name)].append(stored)
 
     matches = []
     for p in players:
@@ -251,7 +253,7 @@ def trf_match(tournament: TrfTournament) -> list[Match]:
                 [
                     *by_key.get(pid.value, []),
                     *by_member.get((pid.zps, number), []),
-                    *by_member.get((pid.zps, str(int(number))) if number.isdigit() else (), []),
+                    *(by_member.get((pid.zps, str(int(number))), []) if number.isdigit() else []),
                 ]
             )
             m.reason = REASON_MEMBER if found else ""
@@ -461,8 +463,8 @@ def _club_for_new(
         number = pid.member_number if pid and pid.kind == "member" and pid.zps == club.zps else None
         return club, number
     if pid and pid.kind == "member":
-        club = next((c for c in clubs.values() if c.zps == pid.zps), None)
-        if club is None:
+        member_club = next((c for c in clubs.values() if c.zps == pid.zps), None)
+        if member_club is None:
             raise TrfImportError(
                 [
                     _(
@@ -472,7 +474,7 @@ def _club_for_new(
                     % {"zps": pid.zps, "name": p.name}
                 ]
             )
-        return club, pid.member_number
+        return member_club, pid.member_number
     return None, None
 
 
@@ -549,7 +551,8 @@ def _start_state(p: TrfPlayer) -> PlayerState:
 
 def trf_preview(*, tournament: TrfTournament, head: Head, decisions: Mapping[int, Decision]) -> TrfPreview:
     """The evaluation as saving would compute it (unknown players with their start values). Reads only."""
-    stub = Tournament(name=head.name, end_date=head.end_date, code=head.code or None, rated=head.rated)
+    # The view previews only a head from the valid form, whose end date is required (as below).
+    stub = Tournament(name=head.name, end_date=head.end_date, code=head.code or None, rated=head.rated)  # type: ignore[misc]
     existing = Tournament.objects.filter(code=head.code).first() if head.code else None
     if existing is not None:
         stub.pk = existing.pk
@@ -651,7 +654,7 @@ def _save(
         for p in tournament.players:
             d = decisions[p.start_rank]
             if not d.create:
-                by_rank[p.start_rank] = stored[d.player_id]  # type: ignore[index]
+                by_rank[p.start_rank] = stored[d.player_id]
                 continue
             club, number = _club_for_new(p, d, clubs)
             player = _new_player(p, keys.take(p, club))
