@@ -44,14 +44,19 @@ class Decimals(dict):
         return value
 
 
-def evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult, decimals: Decimals):
-    evaluations, restpartien = [], []
+def evaluation_rows(
+    tid: int, event: TournamentEvent, result: TournamentResult, decimals: Decimals
+) -> tuple[list[Evaluation], list[Restpartie]]:
+    evaluations: list[Evaluation] = []
+    restpartien: list[Restpartie] = []
     suffix = order_suffix(event.code)
     end_date, edition = event.end_date, result.edition
     for pr in result.players:
         player_id = int(pr.id)
+        # django-stubs checks positional model arguments against its own field order (relations by name,
+        # not attname), so the fast positional path needs an ignore; the order is checked at import above.
         evaluations.append(
-            Evaluation(
+            Evaluation(  # type: ignore[misc]
                 None,
                 tid,
                 player_id,
@@ -75,7 +80,9 @@ def evaluation_rows(tid: int, event: TournamentEvent, result: TournamentResult, 
         )
         for seq, rp in enumerate(pr.restpartien):
             restpartien.append(
-                Restpartie(None, player_id, tid, seq, rp.opponent_rating, decimals[rp.score], rp.end_date)
+                Restpartie(  # type: ignore[misc]  # positional fast path, as Evaluation above
+                    None, player_id, tid, seq, rp.opponent_rating, decimals[rp.score], rp.end_date
+                )
             )
     return evaluations, restpartien
 
