@@ -85,8 +85,8 @@ class AdjustmentEvent:
     key: Hashable
     order: OrderKey
     player: str
-    dwz: int
-    index: int
+    dwz: int | None  # an adjustment may set no DWZ (the fields are nullable)
+    index: int | None
 
 
 Event = TournamentEvent | AdjustmentEvent

@@ -8,6 +8,7 @@ import gc
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import overload
 
 from ratings.dwz.replay import (
     OrderKey,
@@ -80,6 +81,12 @@ def stored_order(end: datetime.date, suffix: str | None, tid: int) -> OrderKey:
     return (end, 1, 0, suffix, tid) if suffix else (end, 1, 1, "", tid)
 
 
+@overload
+def thousandths(value: Decimal) -> int: ...
+@overload
+def thousandths(value: None) -> None: ...
+@overload
+def thousandths(value: Decimal | None) -> int | None: ...
 def thousandths(value: Decimal | None) -> int | None:
     return None if value is None else int(value * THOUSAND)
 

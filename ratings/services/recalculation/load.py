@@ -10,6 +10,7 @@ import operator
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import cast
 
 from django.db.models import F, IntegerField
 from django.db.models.functions import Cast, Round
@@ -110,6 +111,11 @@ def load_games(
     return games
 
 
+def tournament_key(ev: TournamentEvent) -> int:
+    """The tournament's pk: the engine types event keys as ``Hashable``; this service keys them by pk."""
+    return cast(int, ev.key)
+
+
 def reachable(
     t_events: list[TournamentEvent], *, seeds: set[int], stored: set[int], hot: set[str]
 ) -> tuple[set[int], set[int]]:
@@ -125,9 +131,13 @@ def reachable(
     reach: set[int] = set()
     for ev in sorted(t_events, key=lambda e: e.order):
         if ev.key in seeds or ev.key not in stored or any(pid in hot for pid, _ in ev.players):
-            reach.add(ev.key)
+            reach.add(tournament_key(ev))
             hot.update(pid for pid, _ in ev.players)
-    sharing = {ev.key for ev in t_events if ev.key not in reach and any(pid in hot for pid, _ in ev.players)}
+    sharing = {
+        tournament_key(ev)
+        for ev in t_events
+        if ev.key not in reach and any(pid in hot for pid, _ in ev.players)
+    }
     return reach, sharing
 
 
@@ -137,6 +147,7 @@ def load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[Adjustmen
     )
     events = []
     for pk, player_id, date, dwz, index in rows:
+        assert date is not None  # the query excludes undated adjustments
         order = adjustment_order(date, pk)
         if pk not in exclude and order >= since:
             events.append(AdjustmentEvent(pk, order, engine_id(player_id), dwz, index))
@@ -319,16 +330,17 @@ def states_before(
     Without stored events from there on, his current row is his state. A dated adjustment records
     nothing of the state before it; then his earlier history is read directly.
     """
-    first: dict[int, tuple[OrderKey, str, object]] = {}
+    # (order, kind, the evaluation row or None for an adjustment)
+    first: dict[int, tuple[OrderKey, str, tuple | None]] = {}
     for t in stored.values():
         order = t.order
         for row in t.rows:
             pk = int(row[0])
             if pk in players and pk not in reset and (pk not in first or order < first[pk][0]):
                 first[pk] = (order, "evaluation", row)
-    for order, adj_pk, player_id in old_adjustments:
+    for order, _adj_pk, player_id in old_adjustments:
         if player_id in players and (player_id not in first or order < first[player_id][0]):
-            first[player_id] = (order, "adjustment", adj_pk)
+            first[player_id] = (order, "adjustment", None)
 
     current = {}
     need_current = [pk for pk in players if pk not in first and pk not in reset]
@@ -355,11 +367,10 @@ def states_before(
             dwz, index = history.get(pk, (start.dwz, start.index))
             state = PlayerState(dwz, index, start.fide_elo)
         elif pk in first:
-            _, kind, ref = first[pk]
-            if kind == "evaluation":
-                ref = PlayerResult(*ref)
+            _, _, evaluation_row = first[pk]
+            ref = PlayerResult(*evaluation_row) if evaluation_row is not None else None
             # A non-member entered like a rated player (his DWZ is kept, WO 3.4.3) or without a DWZ.
-            if kind == "evaluation" and ref.status in _ENTERED_WITH_DWZ and not ref.fide_takeover:
+            if ref is not None and ref.status in _ENTERED_WITH_DWZ and not ref.fide_takeover:
                 state = PlayerState(ref.dwz_old, ref.index_old, start.fide_elo)
             else:
                 state = PlayerState(None, None, start.fide_elo)
@@ -395,6 +406,7 @@ def _history_before(players: set[int], since: OrderKey) -> dict[int, tuple[int |
             player_id__in=chunk, date__isnull=False, date__lte=since[0]
         ).values_list("pk", "player_id", "date", "dwz", "index")
         for pk, player_id, date, dwz, index in adjustments:
+            assert date is not None  # the query excludes undated adjustments
             order = adjustment_order(date, pk)
             if order < since and (player_id not in last or order > last[player_id][0]):
                 last[player_id] = (order, dwz, index)
@@ -411,4 +423,5 @@ def player_first_event(player_id: int) -> OrderKey | None:
         .order_by("date")
         .values_list("date", flat=True)[:1],
     ]
-    return day_start(min(dates)) if dates else None
+    present = [d for d in dates if d is not None]  # narrowing only: the queries return no NULL dates
+    return day_start(min(present)) if present else None
