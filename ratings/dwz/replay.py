@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from ratings.dwz import evaluate  # the public engine API (the package is imported first)
@@ -156,7 +157,7 @@ def replay(
     *,
     members: Callable[[str], bool],
     dirty: set[str] | None = None,
-    changed: set[Hashable] | frozenset[Hashable] = frozenset(),
+    changed: AbstractSet[Hashable] = frozenset(),
     stored: Mapping[Hashable, TournamentResult] | None = None,
     evaluator: Callable[[TournamentInput], TournamentResult] = evaluate,
     on_event: Callable[[Event], None] | None = None,

@@ -8,6 +8,7 @@ import datetime
 import time
 from collections.abc import Callable, Collection, Hashable
 from dataclasses import dataclass
+from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -67,6 +68,11 @@ class Changes:
 
 
 @without_cyclic_gc
+def _typed_key(key: Hashable) -> tuple[str, int]:
+    """An event key as built below, ``("t" | "a", pk)``; the engine types keys as ``Hashable``."""
+    return cast(tuple[str, int], key)
+
+
 def recalculate_changes(
     changes: Changes, *, progress: Callable[[int, int], None] | None = None
 ) -> RecalculationReport:
@@ -87,7 +93,7 @@ def recalculate_changes(
         for pk, player_id, date in RatingAdjustment.objects.filter(
             date__isnull=False, date__gte=since_date
         ).values_list("pk", "player_id", "date")
-        if adjustment_order(date, pk) >= since
+        if date is not None and adjustment_order(date, pk) >= since  # narrowing: the query has no NULLs
     ]
     changed_t = {pk for kind, pk in changed if kind == "t"}
     changed_adj = {pk for kind, pk in changed if kind == "a"} | removed_a
@@ -138,8 +144,8 @@ def recalculate_changes(
     players: set[int] = set(dirty_pks) | reset_pks
     for ev in t_events:
         players.update(int(p) for p, _ in ev.players)
-    for ev in a_events:
-        players.add(int(ev.player))
+    for aev in a_events:
+        players.add(int(aev.player))
     if everything:
         dirty_pks |= players
     states = states_before(
@@ -161,7 +167,7 @@ def recalculate_changes(
     if not everything:
         stored_keyed = {("t", tid): t.result() for tid, t in stored.items()}
     if everything:
-        changed |= {e.key for e in events}
+        changed |= {_typed_key(e.key) for e in events}
     total = len(t_events)
     done = [0]
 
@@ -181,7 +187,7 @@ def recalculate_changes(
         on_event=on_event,
     )
 
-    if reach is not None and not {key[1] for key in outcome.evaluated} <= reach:
+    if reach is not None and not {_typed_key(key)[1] for key in outcome.evaluated} <= reach:
         # Never expected (``reachable`` is a superset by construction); without pairings it would be wrong.
         raise RuntimeError("recalculation: a tournament outside the loaded reach was evaluated")
     by_key = {e.key: e for e in events}
@@ -191,14 +197,16 @@ def recalculate_changes(
     touched: set[int] = {int(p) for p in outcome.dirty} | dirty_pks | reset_pks
     touched |= {int(e.player) for e in a_events if e.key in changed}
     for key, result in outcome.evaluated.items():
-        tid = key[1]
+        tid = _typed_key(key)[1]
         report.tournaments.append(tid)
         report.evaluations += len(result.players)
         before = stored.get(tid)
         if before is not None and before.same_as(result, by_key[key].order):
             continue  # unchanged: keep the stored rows (replaying a consistent database writes nothing)
         write.append(tid)
-        evaluations, restpartien = evaluation_rows(tid, by_key[key], result, decimals)
+        event = by_key[key]
+        assert isinstance(event, TournamentEvent)  # only tournaments are evaluated
+        evaluations, restpartien = evaluation_rows(tid, event, result, decimals)
         new_evaluations += evaluations
         new_restpartien += restpartien
         touched.update(int(pr.id) for pr in result.players)
