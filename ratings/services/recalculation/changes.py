@@ -74,10 +74,19 @@ def _typed_key(key: Hashable) -> tuple[str, int]:
 
 
 def recalculate_changes(
-    changes: Changes, *, progress: Callable[[int, int], None] | None = None
+    changes: Changes,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    until: OrderKey | None = None,
 ) -> RecalculationReport:
     """Replay from ``changes.since`` everything reachable from the changed inputs; write what differs.
-    The lock must be held."""
+    The lock must be held.
+
+    ``until`` stops the replay after the event at that order key: later events keep their stored rows and
+    players with a later event keep their stored DWZ, so the database is consistent only up to ``until``
+    until a replay of everything from ``changes.since`` on (``recalculate``) finishes the chain (the
+    background recalculation, ``ratings.services.background``).
+    """
     started = time.perf_counter()
     report = RecalculationReport()
     dirty_pks, reset_pks = set(changes.dirty), set(changes.reset)
@@ -119,7 +128,9 @@ def recalculate_changes(
         )
         # Stored rows of tournaments no longer rated here (or moved away) must be found and cleared.
         stale = with_rows - {ev.key for ev in t_events}
-        games = load_games(reach)
+        games = load_games(
+            reach if until is None else {ev.key for ev in t_events if ev.key in reach and ev.order <= until}
+        )
         t_events = [
             dataclasses.replace(ev, games=tuple(games.get(ev.key, ()))) if ev.key in reach else ev
             for ev in t_events
@@ -162,13 +173,18 @@ def recalculate_changes(
         TournamentEvent(("t", e.key), e.order, e.end_date, e.players, e.games, e.code, e.name, e.non_members)
         for e in t_events
     ] + [AdjustmentEvent(("a", e.key), e.order, e.player, e.dwz, e.index) for e in a_events]
+    by_key = {e.key: e for e in events}
+    later: list[Event] = []
+    if until is not None:
+        later = [e for e in events if e.order > until]
+        events = [e for e in events if e.order <= until]
     # A full replay (``everything``) evaluates every event anyway: it needs no stored results as objects.
     stored_keyed: dict[Hashable, TournamentResult] | None = None
     if not everything:
         stored_keyed = {("t", tid): t.result() for tid, t in stored.items()}
     if everything:
         changed |= {_typed_key(e.key) for e in events}
-    total = len(t_events)
+    total = sum(isinstance(e, TournamentEvent) for e in events)
     done = [0]
 
     def on_event(event: Event) -> None:
@@ -190,7 +206,6 @@ def recalculate_changes(
     if reach is not None and not {_typed_key(key)[1] for key in outcome.evaluated} <= reach:
         # Never expected (``reachable`` is a superset by construction); without pairings it would be wrong.
         raise RuntimeError("recalculation: a tournament outside the loaded reach was evaluated")
-    by_key = {e.key: e for e in events}
     write: list[int] = []
     new_evaluations, new_restpartien = [], []
     decimals = Decimals()
@@ -223,6 +238,16 @@ def recalculate_changes(
         Restpartie.objects.filter(tournament_id__in=chunk).delete()
     Evaluation.objects.bulk_create(new_evaluations, batch_size=BATCH)
     Restpartie.objects.bulk_create(new_restpartien, batch_size=BATCH)
+    if until is not None:
+        # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
+        for held in later:
+            if isinstance(held, TournamentEvent):
+                touched -= {int(p) for p, _ in held.players}
+            else:
+                touched.discard(int(held.player))
+        for t in stored.values():
+            if t.order > until:
+                touched -= t.player_ids()
     update_players(outcome.states, touched, report)
     RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
     report.elapsed = time.perf_counter() - started
