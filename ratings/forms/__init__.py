@@ -3,18 +3,20 @@ public calculator and search (``public``) and the TRF upload (``trf``). Forms on
 """
 
 from ratings.formats.berger import berger_rounds
-
-from .results import (
+from ratings.formats.result_entry import (
     BOARD_ALIASES,
     BOARD_DISPLAY,
     CELL_ALIASES,
     CELL_MIRROR,
     CELL_TO_RESULT,
     RESULT_TO_CELL,
+    GameSpec,
+)
+
+from .results import (
     BaseBoardFormSet,
     BoardForm,
     BoardFormSet,
-    GameSpec,
     RoundRobinForm,
     board_initial,
     parse_board_block,

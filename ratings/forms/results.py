@@ -1,12 +1,10 @@
-"""Forms of result entry: the result-code vocabulary of the entry boxes, the round-robin grid, the Swiss
-board formset, and the paste boxes. Every bad input ends as a message at its field or cell, never as an
-exception."""
+"""Forms of result entry: the round-robin grid, the Swiss board formset, the paste boxes and the words for
+what ``ratings.formats.result_entry`` (codes, parsers, rounds) refuses. Every bad input ends as a message at
+its field or cell, never as an exception."""
 
 from __future__ import annotations
 
 import functools
-import re
-from dataclasses import dataclass
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -15,144 +13,60 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from ratings.enums import BYE_RESULTS, PAIRING_RESULTS, ResultCode
+from ratings.formats import result_entry as entry
 from ratings.formats.berger import berger_rounds
+from ratings.formats.result_entry import BOARD_DISPLAY, GameSpec
 from ratings.models.player import Player
 
 # ---------------------------------------------------------------------------------------------------------
-# Result codes typed by the officer
+# Result codes typed by the officer (the vocabulary lives in ratings.formats.result_entry)
+
+_UNKNOWN_BOARD = _(
+    "Unbekanntes Ergebnis „%(value)s“ (erlaubt: 1, ½ oder 5/r, 0, +, -, --; spielfrei: +, H, F, U, Z)."
+)
+MESSAGES = {
+    "unknown_cell": (
+        _("Unbekanntes Ergebnis „%(value)s“ (erlaubt: 1, ½ oder 5/r, 0, +, -)."),
+        "unknown_result",
+    ),
+    "unknown_board": (_UNKNOWN_BOARD, "unknown_result"),
+    "bye_with_black": (_("Ein Freilos hat keinen Gegner: Schwarz leer lassen."), "bye_with_black"),
+    "game_without_black": (
+        _("Partie ohne Gegner: Schwarz auswählen oder ein Freilos (+, H, F, U, Z) eintragen."),
+        "game_without_black",
+    ),
+    "too_many_lines": (_("Mehr Zeilen (%(lines)s) als Teilnehmer (%(n)s)."), "paste"),
+    "row_length": (_("Zeile %(row)s: %(got)s Werte statt %(n)s."), "paste"),
+    "board_syntax": (_("Zeile %(row)s: erwartet „Runde Weiß Schwarz Ergebnis“."), "paste"),
+    "board_numbers": (_("Zeile %(row)s: Runde und Startnummern müssen Zahlen sein."), "paste"),
+    "start_number": (_("Zeile %(row)s: Startnummer außerhalb 1–%(n)s."), "paste"),
+}
 
 
-def _normalise(raw: str) -> str:
-    return raw.strip().replace(" ", "").replace("–", "-").replace("−", "-").lower()
+def validation_error(exc: entry.ResultEntryError) -> ValidationError:
+    message, code = MESSAGES[exc.code]
+    return ValidationError(message, code=code, params=exc.params or None)
 
 
-# Round robin cell, from the row player's point of view.
-CELL_WIN, CELL_DRAW, CELL_LOSS = "1", "½", "0"
-CELL_FORFEIT_WIN, CELL_FORFEIT_LOSS, CELL_DOUBLE_FORFEIT = "+", "-", "--"
-CELL_ALIASES = {
-    "1": CELL_WIN,
-    "0": CELL_LOSS,
-    "½": CELL_DRAW,
-    "5": CELL_DRAW,
-    "r": CELL_DRAW,
-    "=": CELL_DRAW,
-    "0.5": CELL_DRAW,
-    "0,5": CELL_DRAW,
-    ",5": CELL_DRAW,
-    ".5": CELL_DRAW,
-    "1/2": CELL_DRAW,
-    "+": CELL_FORFEIT_WIN,
-    "-": CELL_FORFEIT_LOSS,
-    "--": CELL_DOUBLE_FORFEIT,
-}
-CELL_MIRROR = {
-    CELL_WIN: CELL_LOSS,
-    CELL_LOSS: CELL_WIN,
-    CELL_DRAW: CELL_DRAW,
-    CELL_FORFEIT_WIN: CELL_FORFEIT_LOSS,
-    CELL_FORFEIT_LOSS: CELL_FORFEIT_WIN,
-    CELL_DOUBLE_FORFEIT: CELL_DOUBLE_FORFEIT,
-}
-# The stored result when the row player has white.
-CELL_TO_RESULT = {
-    CELL_WIN: ResultCode.WHITE_WINS,
-    CELL_LOSS: ResultCode.BLACK_WINS,
-    CELL_DRAW: ResultCode.DRAW,
-    CELL_FORFEIT_WIN: ResultCode.WHITE_WINS_FORFEIT,
-    CELL_FORFEIT_LOSS: ResultCode.BLACK_WINS_FORFEIT,
-    CELL_DOUBLE_FORFEIT: ResultCode.DOUBLE_FORFEIT,
-}
-RESULT_TO_CELL = {v.value: k for k, v in CELL_TO_RESULT.items()}
-
-# Swiss board: the result from White's point of view; byes only without a black player.
-BOARD_ALIASES = {
-    "1": ResultCode.WHITE_WINS,
-    "1-0": ResultCode.WHITE_WINS,
-    "0": ResultCode.BLACK_WINS,
-    "0-1": ResultCode.BLACK_WINS,
-    "½": ResultCode.DRAW,
-    "5": ResultCode.DRAW,
-    "r": ResultCode.DRAW,
-    "=": ResultCode.DRAW,
-    "1/2": ResultCode.DRAW,
-    "½-½": ResultCode.DRAW,
-    "1/2-1/2": ResultCode.DRAW,
-    "0.5": ResultCode.DRAW,
-    "0,5": ResultCode.DRAW,
-    "+-": ResultCode.WHITE_WINS_FORFEIT,
-    "-+": ResultCode.BLACK_WINS_FORFEIT,
-    "-": ResultCode.BLACK_WINS_FORFEIT,
-    "--": ResultCode.DOUBLE_FORFEIT,
-    "h": ResultCode.HALF_POINT_BYE,
-    "f": ResultCode.FULL_POINT_BYE,
-    "u": ResultCode.UNPAIRED,
-    "z": ResultCode.ZERO_POINT_BYE,
-}
-BOARD_DISPLAY = {
-    ResultCode.WHITE_WINS: "1-0",
-    ResultCode.BLACK_WINS: "0-1",
-    ResultCode.DRAW: "½-½",
-    ResultCode.WHITE_WINS_FORFEIT: "+-",
-    ResultCode.BLACK_WINS_FORFEIT: "-+",
-    ResultCode.DOUBLE_FORFEIT: "--",
-    ResultCode.BYE: "+",
-    ResultCode.HALF_POINT_BYE: "H",
-    ResultCode.FULL_POINT_BYE: "F",
-    ResultCode.UNPAIRED: "U",
-    ResultCode.ZERO_POINT_BYE: "Z",
-}
+def message_text(exc: entry.ResultEntryError) -> str:
+    message, _code = MESSAGES[exc.code]
+    return str(message) % exc.params if exc.params else str(message)
 
 
 def parse_cell(raw: str) -> str:
     """A round-robin cell ('' = not played); raises ValidationError for an unknown code."""
-    value = _normalise(raw)
-    if not value:
-        return ""
-    if value not in CELL_ALIASES:
-        raise ValidationError(
-            _("Unbekanntes Ergebnis „%(value)s“ (erlaubt: 1, ½ oder 5/r, 0, +, -)."),
-            code="unknown_result",
-            params={"value": raw.strip()},
-        )
-    return CELL_ALIASES[value]
+    try:
+        return entry.parse_cell(raw)
+    except entry.ResultEntryError as exc:
+        raise validation_error(exc) from None
 
 
 def parse_board_result(raw: str, *, has_black: bool) -> str:
-    """A Swiss board result as a stored ResultCode value ('' = empty)."""
-    value = _normalise(raw)
-    if not value:
-        return ""
-    if value == "+":
-        return ResultCode.WHITE_WINS_FORFEIT if has_black else ResultCode.BYE
-    code = BOARD_ALIASES.get(value)
-    if code is None:
-        raise ValidationError(
-            _(
-                "Unbekanntes Ergebnis „%(value)s“ (erlaubt: 1, ½ oder 5/r, 0, +, -, --; spielfrei: +, H, F, U, Z)."  # noqa: E501
-            ),
-            code="unknown_result",
-            params={"value": raw.strip()},
-        )
-    if has_black and code in BYE_RESULTS:
-        raise ValidationError(_("Ein Freilos hat keinen Gegner: Schwarz leer lassen."), code="bye_with_black")
-    if not has_black and code in PAIRING_RESULTS:
-        raise ValidationError(
-            _("Partie ohne Gegner: Schwarz auswählen oder ein Freilos (+, H, F, U, Z) eintragen."),
-            code="game_without_black",
-        )
-    return code
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One unsaved game (or bye) as the officer entered it."""
-
-    round: int
-    white_id: int
-    black_id: int | None
-    result: str  # ResultCode value
-    board: int | None = None
+    """A Swiss board result as a stored ResultCode value ('' = empty); raises ValidationError."""
+    try:
+        return entry.parse_board_result(raw, has_black=has_black)
+    except entry.ResultEntryError as exc:
+        raise validation_error(exc) from None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -215,22 +129,17 @@ class RoundRobinForm(forms.Form):
                     self.cells[(a.pk, b.pk)] = parse_cell(self.data.get(self.add_prefix(name), "") or "")
                 except ValidationError as exc:
                     self.add_error(name, exc)
-        for i, a in enumerate(self.players):
-            for b in self.players[i + 1 :]:
-                va, vb = self.cells.get((a.pk, b.pk)), self.cells.get((b.pk, a.pk))
-                if va is None or vb is None:
-                    continue  # already an error at the cell
-                if va and vb and CELL_MIRROR[va] != vb:
-                    message = _(
-                        "Passt nicht zur Spiegelzelle (%(a)s gegen %(b)s: „%(va)s“ und „%(vb)s“)."
-                    ) % {
-                        "a": a,
-                        "b": b,
-                        "va": va,
-                        "vb": vb,
-                    }
-                    self.add_error(self.cell_name(a.pk, b.pk), message)
-                    self.add_error(self.cell_name(b.pk, a.pk), message)
+        ids = [p.pk for p in self.players]
+        names = {p.pk: str(p) for p in self.players}
+        for a, b in entry.mirror_clashes(ids, self.cells):
+            message = _("Passt nicht zur Spiegelzelle (%(a)s gegen %(b)s: „%(va)s“ und „%(vb)s“).") % {
+                "a": names[a],
+                "b": names[b],
+                "va": self.cells[(a, b)],
+                "vb": self.cells[(b, a)],
+            }
+            self.add_error(self.cell_name(a, b), message)
+            self.add_error(self.cell_name(b, a), message)
         if not self.errors:
             games = self.games()
             max_round = max((g.round for g in games), default=0)
@@ -247,34 +156,12 @@ class RoundRobinForm(forms.Form):
 
     def games(self) -> list[GameSpec]:
         """The games of the grid; rounds from the stored games where possible, else the Berger table."""
-        schedule = berger_rounds(len(self.players))
-        busy: dict[int, set[int]] = {}
-        pending: list[tuple[int, int, str, int, bool]] = []
-        out: list[GameSpec] = []
-        for i, a in enumerate(self.players):
-            for j in range(i + 1, len(self.players)):
-                b = self.players[j]
-                va, vb = self.cells.get((a.pk, b.pk), ""), self.cells.get((b.pk, a.pk), "")
-                cell = va or (CELL_MIRROR[vb] if vb else "")
-                if not cell:
-                    continue
-                rnd, a_white = schedule[(i, j)]
-                stored = self.existing.get((a.pk, b.pk)) or self.existing.get((b.pk, a.pk))
-                if stored is not None:
-                    rnd = stored
-                    a_white = (a.pk, b.pk) in self.existing
-                pending.append((i, j, cell, rnd, a_white))
-        # Stored rounds first, then the schedule; move a game to the first free round on a clash.
-        for i, j, cell, rnd, a_white in pending:
-            a, b = self.players[i], self.players[j]
-            while a.pk in busy.get(rnd, set()) or b.pk in busy.get(rnd, set()):
-                rnd += 1
-            busy.setdefault(rnd, set()).update({a.pk, b.pk})
-            if a_white:
-                out.append(GameSpec(rnd, a.pk, b.pk, CELL_TO_RESULT[cell]))
-            else:
-                out.append(GameSpec(rnd, b.pk, a.pk, CELL_TO_RESULT[CELL_MIRROR[cell]]))
-        return sorted(out, key=lambda g: (g.round, g.white_id))
+        return entry.grid_games(
+            [p.pk for p in self.players],
+            self.cells,
+            schedule=berger_rounds(len(self.players)),
+            existing=self.existing,
+        )
 
     def cell_value(self, row: int, col: int) -> str:
         """What to show in a cell when re-rendering (the typed text)."""
@@ -283,14 +170,8 @@ class RoundRobinForm(forms.Form):
 
 def round_robin_initial(players: list[Player], games) -> dict[str, str]:
     """Grid values for stored games (``games``: objects with white_id, black_id, result)."""
-    initial: dict[str, str] = {}
-    for g in games:
-        cell = RESULT_TO_CELL.get(g.result)
-        if cell is None or g.black_id is None:
-            continue
-        initial[RoundRobinForm.cell_name(g.white_id, g.black_id)] = cell
-        initial[RoundRobinForm.cell_name(g.black_id, g.white_id)] = CELL_MIRROR[cell]
-    return initial
+    cells = entry.grid_cells((g.white_id, g.black_id, g.result) for g in games)
+    return {RoundRobinForm.cell_name(row, col): value for (row, col), value in cells.items()}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -412,13 +293,7 @@ class BaseBoardFormSet(forms.BaseFormSet):
                     seen[(spec.round, pk)] = index
 
     def games(self) -> list[GameSpec]:
-        out = [f.spec for f in self.forms if getattr(f, "spec", None) is not None]
-        boards: dict[int, int] = {}
-        numbered = []
-        for g in sorted(out, key=lambda g: (g.round, g.black_id is None)):
-            boards[g.round] = boards.get(g.round, 0) + 1
-            numbered.append(GameSpec(g.round, g.white_id, g.black_id, g.result, boards[g.round]))
-        return numbered
+        return entry.number_boards(f.spec for f in self.forms if getattr(f, "spec", None) is not None)
 
 
 BoardFormSet = forms.formset_factory(
@@ -442,68 +317,17 @@ def board_initial(games) -> list[dict]:
 # Pasting a block of results
 
 
-_SPLIT = re.compile(r"[\t;| ]+")
-
-
 def parse_round_robin_block(text: str, players: list[Player]) -> tuple[dict[str, str], list[str]]:
-    """A pasted crosstable: line k holds player k's row (own cell as x, *, - or blank-free placeholder)."""
-    values: dict[str, str] = {}
-    errors: list[str] = []
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) > len(players):
-        errors.append(
-            str(
-                _("Mehr Zeilen (%(lines)s) als Teilnehmer (%(n)s).")
-                % {"lines": len(lines), "n": len(players)}
-            )
-        )
-    for r, line in enumerate(lines[: len(players)]):
-        cells = [c for c in _SPLIT.split(line.strip()) if c]
-        if len(cells) == len(players) - 1:
-            cells.insert(r, "x")
-        if len(cells) != len(players):
-            errors.append(
-                str(
-                    _("Zeile %(row)s: %(got)s Werte statt %(n)s.")
-                    % {"row": r + 1, "got": len(cells), "n": len(players)}
-                )
-            )
-            continue
-        for c, value in enumerate(cells):
-            if c == r:
-                continue
-            values[RoundRobinForm.cell_name(players[r].pk, players[c].pk)] = (
-                "" if value in {".", "_"} else value
-            )
-    return values, errors
+    """A pasted crosstable as posted grid values (cell name -> text) and messages."""
+    values, errors = entry.parse_grid_block(text, [p.pk for p in players])
+    named = {RoundRobinForm.cell_name(row, col): value for (row, col), value in values.items()}
+    return named, [message_text(e) for e in errors]
 
 
 def parse_board_block(text: str, players: list[Player]) -> tuple[list[dict], list[str]]:
-    """Pasted boards, one per line: ``round white-no black-no result`` with start numbers (1-based);
-    a bye as ``round white-no result``."""
-    rows: list[dict] = []
-    errors: list[str] = []
-    for k, line in enumerate((line for line in text.splitlines() if line.strip()), start=1):
-        parts = [p for p in _SPLIT.split(line.strip()) if p]
-        if len(parts) not in (3, 4):
-            errors.append(str(_("Zeile %(row)s: erwartet „Runde Weiß Schwarz Ergebnis“.") % {"row": k}))
-            continue
-        try:
-            numbers = [int(p) for p in parts[:-1]]
-        except ValueError:
-            errors.append(str(_("Zeile %(row)s: Runde und Startnummern müssen Zahlen sein.") % {"row": k}))
-            continue
-        if any(not 1 <= no <= len(players) for no in numbers[1:]):
-            errors.append(
-                str(_("Zeile %(row)s: Startnummer außerhalb 1–%(n)s.") % {"row": k, "n": len(players)})
-            )
-            continue
-        rows.append(
-            {
-                "round": numbers[0],
-                "white": players[numbers[1] - 1].pk,
-                "black": players[numbers[2] - 1].pk if len(numbers) == 3 else "",
-                "result": parts[-1],
-            }
-        )
-    return rows, errors
+    """Pasted boards as posted board rows (round, white, black, result) and messages."""
+    rows, errors = entry.parse_board_block(text, [p.pk for p in players])
+    posted = [
+        {"round": r.round, "white": r.white_id, "black": r.black_id or "", "result": r.result} for r in rows
+    ]
+    return posted, [message_text(e) for e in errors]

@@ -11,7 +11,12 @@ import pytest
 import ratings.formats
 
 PACKAGE = Path(ratings.formats.__file__).resolve().parent
-MODULES = [PACKAGE / "trf.py", PACKAGE / "standings.py", PACKAGE / "pairing_input.py"]
+MODULES = [
+    PACKAGE / "trf.py",
+    PACKAGE / "standings.py",
+    PACKAGE / "pairing_input.py",
+    PACKAGE / "result_entry.py",
+]
 
 
 def _imports(path: Path) -> set[str]:
