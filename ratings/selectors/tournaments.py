@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, F, QuerySet
+from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from ratings.models import Evaluation, Game, Membership, Tournament, TournamentEntry
 from ratings.selectors.tournament_view import TournamentView, build
+
+
+def _player_count():
+    """The number of entries of the outer tournament: a correlated count, so a page of 50 counts the entries
+    of its 50 tournaments (through the entries' tournament index), never groups every entry of the list."""
+    entries = (
+        TournamentEntry.objects.filter(tournament=OuterRef("pk"))
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(entries, output_field=IntegerField()), 0)
 
 
 def tournament_list() -> QuerySet[Tournament]:
     """Tournaments with their organiser and number of players, latest first."""
     return (
         Tournament.objects.select_related("organiser_club", "organiser_organisation")
-        .annotate(players=Count("entries", distinct=True))
+        .annotate(players=_player_count())
         .order_by("-end_date", "-pk")
     )
 
