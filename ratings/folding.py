@@ -23,7 +23,7 @@ def search_key(text: str) -> str:
     """The search key of a text: case-folded, ä/ae → a, ö/oe → o, ü/ue → u, ß → ss (other accents stay).
 
     "Müller", "Mueller" and "MULLER" all give "muller". The database side
-    (``ratings.selectors.search.search_key_expression``) applies the same folds, so both sides meet.
+    (``ratings.models.search_keys.search_key_expression``) applies the same folds, so both sides meet.
     """
     text = text.strip()
     for src, dst in CHAR_FOLDS:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from ratings.enums import FideTitle, PlayerStatus, Sex
 
 from .federation import Club, Organisation, in_subtree_q
+from .search_keys import search_key_field
 
 # spec/formats.md §3.4 and dwz-rules.md §16: the nu person id ("NU4005017") or the older numeric PKZ.
 DSB_ID_RE = r"^(?:NU)?[0-9]{1,10}$"
@@ -67,6 +68,9 @@ class Player(models.Model):
     )
     surname = models.CharField(_("Nachname"), max_length=100)
     first_name = models.CharField(_("Vorname"), max_length=100, blank=True)
+    # The names folded for search ("Müller", "Mueller", "MULLER" → "muller"), kept by the database.
+    surname_key = search_key_field("surname", 100)
+    first_name_key = search_key_field("first_name", 100)
     sex = models.CharField(_("Geschlecht"), max_length=1, choices=Sex.choices, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("Geburtsjahr"), null=True, blank=True)
     dsb_id = models.CharField(

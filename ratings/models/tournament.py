@@ -15,6 +15,7 @@ from ratings.enums import BYE_RESULTS, ResultCode
 
 from .federation import Club, Organisation
 from .player import Player
+from .search_keys import search_key_field
 
 TOURNAMENT_CODE_MESSAGE = _(
     "Turniercode im Format YYWW-ZZZ-KKK (z. B. C524-C05-VM1) oder die UUID des DSB-Portals "
@@ -59,6 +60,7 @@ class Tournament(models.Model):
         verbose_name=_("Code-Suffix"),
     )
     name = models.CharField(_("Name"), max_length=200)
+    name_key = search_key_field("name", 200)  # the name folded for search, kept by the database
     place = models.CharField(_("Ort"), max_length=100, blank=True)
     start_date = models.DateField(_("Beginn"))
     end_date = models.DateField(_("Ende"), db_index=True)

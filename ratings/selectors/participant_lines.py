@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 from ratings.folding import search_key
 from ratings.models import Player
 from ratings.models.player import is_player_key
-from ratings.selectors.search import search_key_expression
 
 MAX_LINES = 500
 
@@ -28,9 +27,9 @@ def _by_id(token: str) -> list[Player]:
 
 def _by_name(text: str) -> list[Player]:
     surname, _sep, first = (part.strip() for part in text.partition(","))
-    qs = Player.objects.annotate(s_key=search_key_expression("surname")).filter(s_key=search_key(surname))
+    qs = Player.objects.filter(surname_key=search_key(surname))
     if first:
-        qs = qs.annotate(f_key=search_key_expression("first_name")).filter(f_key=search_key(first))
+        qs = qs.filter(first_name_key=search_key(first))
     return list(qs[:3])
 
 

@@ -1,6 +1,7 @@
 """Search: players by name or number (public search, list filters, officer autocomplete), clubs, tournaments.
 
-Names match umlaut-insensitively ("Muller", "Mueller" and "Müller" meet; ``ratings.folding``).
+Names match umlaut-insensitively ("Muller", "Mueller" and "Müller" meet; ``ratings.folding``) through the
+stored, indexed search keys (``Player.surname_key``, ``first_name_key``, ``Tournament.name_key``).
 """
 
 from __future__ import annotations
@@ -9,26 +10,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Case, Exists, F, IntegerField, OuterRef, Q, QuerySet, Value, When
-from django.db.models.functions import Lower, Replace
+from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When
 
-from ratings.folding import CHAR_FOLDS, PAIR_FOLDS, search_key
+from ratings.folding import search_key
 from ratings.models import Club, Membership, Player, Tournament
+from ratings.models.search_keys import search_key_expression
 from ratings.selectors.lists import rating_list
 
 QUERY_MAX_LENGTH = 100
 ZPS_MEMBER_RE = re.compile(r"^([0-9A-Za-z]{5})-(\S{1,10})$")  # "C0501-1014": club and member number
-
-
-def search_key_expression(field_name: str):
-    """A database expression computing ``search_key`` of a column (portable: nested REPLACE and LOWER)."""
-    expr = F(field_name)
-    for src, dst in CHAR_FOLDS:
-        expr = Replace(expr, Value(src), Value(dst))
-    expr = Lower(expr)
-    for src, dst in PAIR_FOLDS:
-        expr = Replace(expr, Value(src), Value(dst))
-    return expr
 
 
 def _terms(query: str) -> list[str]:
@@ -39,7 +29,6 @@ def _player_q(query: str) -> Q | None:
     """Players matching a query: "Nachname, Vorname", "Vorname Nachname", parts of either, a DSB person id
     (nu id or PKZ), a FIDE id, a player key or "ZPS-Mitgliedsnummer".
 
-    Name conditions expect the keys of ``_with_keys``.
     """
     if not query:
         return None
@@ -68,18 +57,12 @@ def _player_q(query: str) -> Q | None:
     return q | Q(key__iexact=query) if " " not in query else q
 
 
-def _with_keys(queryset: QuerySet[Player]) -> QuerySet[Player]:
-    return queryset.annotate(
-        surname_key=search_key_expression("surname"), first_name_key=search_key_expression("first_name")
-    )
-
-
 def filter_players(queryset: QuerySet[Player], *, query: str) -> QuerySet[Player]:
     """``queryset`` narrowed to the players matching ``query`` (unchanged for an empty query)."""
     q = _player_q(query.strip()[:QUERY_MAX_LENGTH])
     if q is None:
         return queryset
-    return _with_keys(queryset).filter(q)
+    return queryset.filter(q)
 
 
 def players(*, query: str, limit: int, exclude: Iterable[int] = ()) -> list[Player]:
@@ -131,7 +114,7 @@ def filter_tournaments(queryset: QuerySet[Tournament], *, query: str) -> QuerySe
     query = query.strip()[:QUERY_MAX_LENGTH]
     if not query:
         return queryset
-    return queryset.annotate(name_key=search_key_expression("name")).filter(
+    return queryset.filter(
         Q(code__istartswith=query) | Q(name_key__contains=search_key(query)) | Q(place__icontains=query)
     )
 
@@ -163,8 +146,8 @@ def everything(*, query: str, limit: int = 25) -> SearchResults:
     )
     key = search_key(query)
     results.tournaments = list(
-        Tournament.objects.annotate(name_key=search_key_expression("name"))
-        .filter(Q(code__istartswith=query) | Q(name_key__contains=key))
-        .order_by("-end_date", "-pk")[:limit]
+        Tournament.objects.filter(Q(code__istartswith=query) | Q(name_key__contains=key)).order_by(
+            "-end_date", "-pk"
+        )[:limit]
     )
     return results
