@@ -58,6 +58,17 @@ def configure(db: str, *, debug: bool = False) -> None:
     call_command("migrate", verbosity=0)
 
 
+def base36(number: int) -> str:
+    """Two base-36 digits (01 … ZZ): the last two characters of a district code or a ZPS."""
+    high, low = divmod(number, 36)
+    if not 0 < number < 36 * 36:
+        raise ValueError(f"{number} does not fit two base-36 digits")
+    return DIGITS36[high] + DIGITS36[low]
+
+
+DIGITS36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 def generate(evaluations: int, seed: int = 1) -> tuple[int, datetime.date]:
     """Create a federation with about ``evaluations`` player-evaluations; return (evaluations, last date)."""
     from ratings.enums import AdjustmentKind
@@ -80,12 +91,13 @@ def generate(evaluations: int, seed: int = 1) -> tuple[int, datetime.date]:
 
     lv = Organisation.objects.create(code="C00", name="Landesverband")
     n_clubs = max(2, n_players // 30)
+    # Codes in base 36 (C01 … CZZ, clubs C0101 … CZZZZ): two decimal digits overflowed above 1 M evaluations.
     districts = [
-        Organisation.objects.create(code=f"C{i + 1:02d}", name=f"Bezirk {i + 1}", parent=lv)
+        Organisation.objects.create(code=f"C{base36(i + 1)}", name=f"Bezirk {i + 1}", parent=lv)
         for i in range(max(1, n_clubs // 40))
     ]
     clubs = Club.objects.bulk_create(
-        Club(zps=f"{districts[i % len(districts)].code}{i // len(districts):02d}"[:5], name=f"SC {i}",
+        Club(zps=f"{districts[i % len(districts)].code}{base36(i // len(districts) + 1)}", name=f"SC {i}",
              organisation=districts[i % len(districts)])
         for i in range(n_clubs)
     )  # fmt: skip

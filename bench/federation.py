@@ -1,0 +1,751 @@
+"""Benchmark at federation scale (issue 16): generate a seeded federation, then time the recalculation phases
+and the public pages.
+
+    .venv/bin/python bench/federation.py --evaluations 200000     # SQLite: bench/federation.sqlite3
+    .venv/bin/python bench/federation.py --evaluations 2000000 \\
+        --database-url postgres://postgres@127.0.0.1:5432/dwz_fed2m
+    .venv/bin/python bench/federation.py --skip-generate --phases again,late,pages --database-url ...
+
+The federation scales with ``--evaluations`` N: N/20 players (100,000 at 2 M), N/900 clubs in 19
+Landesverbände and their Bezirke, over ten years (2017–2026, so both rule editions: tournaments before
+and after 2026-06-07). Club championships (round robins of 6–12), opens of 50–300 (Swiss, 5–9 rounds),
+league seasons (teams of clubs, 6 or 8 boards, team round robin), clubs' Swiss tournaments; about 35
+evaluations and 130 games per tournament. Newcomers join over the years without a rating and earn a first
+one; a few start from Elo only; 1.5 % of the games are forfeits, odd Swiss fields get byes, a few foreign
+players in opens are not DSB members. Most tournaments carry a DSB code (``YYWW-ZZZ-KKK``), some a portal
+UUID, some none. Rows are written with ``ratings.services.bulk.insert_rows`` (COPY on PostgreSQL):
+generation is set-up, not measured, and refuses a database that already has players (``--replace`` empties
+it first).
+
+Each phase runs in a child process of this script (``--phase``), so its ``peak_rss_mb`` (``os.wait4``'s
+``ru_maxrss`` of that child) is its own, and so is ``cpu_seconds``; one JSON line per phase, with the
+1-minute load average of the (shared) machine in ``load``:
+
+* ``fresh``: full ``recalculate()`` with no evaluations stored;
+* ``again``: full ``recalculate()`` again, nothing changed;
+* ``late``: a club round robin of 10 ending one year before the newest tournament, saved through
+  ``tournament_save`` as an officer would;
+* ``verify``: ``ratings_verify()``;
+* ``pages``: median time of 5 requests of each page of issue 16 (``django.test.Client`` in-process, DEBUG off)
+  and the response size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import itertools
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SQLITE_DEFAULT = f"sqlite:///{ROOT / 'bench' / 'federation.sqlite3'}"
+PHASES = ("fresh", "again", "late", "verify", "pages")
+
+FIRST = datetime.date(2017, 1, 1)
+LAST = datetime.date(2026, 11, 30)
+SPAN = (LAST - FIRST).days
+EDITION_CHANGE = datetime.date(2026, 6, 7)
+# Landesverband letters valid both as an organisation code and as a ZPS's first character.
+LV_CHARS = "123456789ABCDEFGHLM"
+DIGITS36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+SURNAMES = (  # noqa: SIM905 - a word list reads best as one string
+    "Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Schäfer Koch Bauer Richter "
+    "Klein Wolf Schröder Neumann Schwarz Zimmermann Braun Krüger Hofmann Hartmann Lange Schmitt Werner "
+    "Schmitz Krause Meier Lehmann Schmid Schulze Maier Köhler Herrmann König Walter Mayer Huber Kaiser Fuchs "
+    "Peters Lang Scholz Möller Weiß Jung Hahn Schubert Vogel Friedrich Keller Günther Frank Berger Winkler "
+    "Roth Beck Lorenz Baumann Franke Albrecht Schuster Simon Ludwig Böhm Winter Kraus Martin Schumacher "
+    "Krämer Vogt Stein Jäger Otto Sommer Groß Seidel Heinrich Brandt Haas Schreiber Graf Schulte Dietrich "
+    "Ziegler Kuhn Kühn Pohl Engel Horn Busch Bergmann Thomas Voigt Sauer Arnold Wolff Pfeiffer Öztürk Nowak "
+    "Kowalski Petrović Yılmaz Dąbrowski Ivanov"
+).split()
+FIRST_NAMES = (  # noqa: SIM905
+    "Peter Michael Thomas Andreas Wolfgang Klaus Jürgen Stefan Frank Uwe Christian Markus Jörg Bernd Ralf "
+    "Sven Jan Lukas Felix Jonas Leon Maximilian Paul Elias Noah Ben Finn Tim Niklas Moritz Sabine Petra "
+    "Andrea Claudia Monika Susanne Julia Anna Lena Marie Sophie Laura Hannah Lea Emma Mia Jörn Björn Jürgen"
+).split()
+# One player in eight has a common surname (Zipf-like: Müller about 2 % of all players), the others one of
+# some 400 compounds ("Rosenberg", "Obermüller").
+NAME_STEMS = "Ober Unter Grün Schön Rosen Linden Eichen Berg Wald Stein Hoch Kalt Born Brück Fried Lieb Kirch Mühl Hof Strauß Wies Acker Dorn Sand".split()  # noqa: E501, SIM905
+NAME_ENDS = "mann er berg feld hoff bach dorf hausen ert inger meier müller ke ner stätter huber".split()  # noqa: SIM905
+SURNAME_WEIGHTS = list(itertools.accumulate(1 / (i + 1) ** 0.9 for i in range(len(SURNAMES))))
+
+
+def base36(number: int, width: int) -> str:
+    digits = ""
+    for _ in range(width):
+        number, digit = divmod(number, 36)
+        digits = DIGITS36[digit] + digits
+    if number:
+        raise ValueError(f"{number} does not fit {width} base-36 digits")
+    return digits
+
+
+# --- the federation -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Plan:
+    """A tournament before it is written: ids of its players (in start order) and its pairings."""
+
+    pk: int
+    kind: str  # rr, club_swiss, open, league:<teams>:<boards>
+    start: datetime.date
+    end: datetime.date
+    organiser: int  # club pk, or organisation pk for opens (negative)
+    players: list[int]
+    rounds: int
+    code: str | None = None
+    non_members: set[int] = field(default_factory=set)
+
+
+@dataclass
+class Federation:
+    organisations: list[tuple] = field(default_factory=list)  # (pk, code, name, parent pk)
+    clubs: list[tuple] = field(default_factory=list)  # (pk, zps, name, organisation pk)
+    club_district: dict[int, str] = field(default_factory=dict)  # club pk: district code (the ZZZ of codes)
+    players: list[tuple] = field(default_factory=list)  # Player rows (see PLAYER_FIELDS)
+    strength: list[int] = field(default_factory=list)  # index = player pk
+    joined: list[datetime.date] = field(default_factory=list)  # index = player pk
+    club_members: dict[int, list[int]] = field(default_factory=dict)
+    memberships: list[tuple] = field(default_factory=list)
+    starts: list[tuple] = field(default_factory=list)
+    plans: list[Plan] = field(default_factory=list)
+    foreign: list[int] = field(default_factory=list)  # non-members (no membership, member=False in opens)
+
+
+def build(evaluations: int, seed: int) -> Federation:
+    """The whole federation except the games (those are drawn per tournament while they are written)."""
+    rng = random.Random(seed)
+    fed = Federation()
+    n_players = max(200, evaluations // 20)
+    n_clubs = max(4, round(evaluations / 900))
+    n_districts = max(2, round(n_clubs / 16))
+    fed.organisations.append((1, "000", "Deutscher Schachbund", None))
+    lvs = []
+    for i, char in enumerate(LV_CHARS[: max(1, min(len(LV_CHARS), n_districts // 4))]):
+        lvs.append((i + 2, f"{char}00", f"Landesverband {char}", 1))
+    fed.organisations += lvs
+    districts = []
+    for i in range(n_districts):
+        lv = lvs[i % len(lvs)]
+        code = f"{lv[1][0]}{base36(i // len(lvs) + 1, 2)}"
+        districts.append((len(fed.organisations) + len(districts) + 1, code, f"Bezirk {code}", lv[0]))
+    fed.organisations += districts
+    for i in range(n_clubs):
+        district = districts[i % len(districts)]
+        zps = f"{district[1]}{base36(i // len(districts) + 1, 2)}"
+        pk = i + 1
+        fed.clubs.append((pk, zps, f"SK {zps} {rng.choice(SURNAMES)}", district[0]))
+        fed.club_district[pk] = district[1]
+        fed.club_members[pk] = []
+
+    # Club sizes vary (a few big clubs): players go to clubs by a skewed weight.
+    club_weights = list(itertools.accumulate(rng.paretovariate(1.6) for _ in range(n_clubs)))
+    now = datetime.datetime(2026, 12, 1, 12, tzinfo=datetime.UTC)
+    fed.strength = [0]
+    fed.joined = [FIRST]
+    numbers: dict[int, int] = {}
+    for pk in range(1, n_players + 1):
+        newcomer = rng.random() < 0.3  # joins during the ten years, without a rating
+        joined = FIRST + datetime.timedelta(days=rng.randint(0, SPAN - 60)) if newcomer else FIRST
+        birth = rng.randint(2005, 2018) if newcomer and rng.random() < 0.7 else rng.randint(1940, 2008)
+        strength = max(500, min(2650, int(rng.gauss(1250 if newcomer else 1600, 300))))
+        if rng.random() < 0.125:
+            surname = SURNAMES[bisect_left(SURNAME_WEIGHTS, rng.random() * SURNAME_WEIGHTS[-1])]
+        else:
+            surname = rng.choice(NAME_STEMS) + rng.choice(NAME_ENDS)
+        first = rng.choice(FIRST_NAMES)
+        foreign = not newcomer and rng.random() < 0.01
+        club = 0 if foreign else bisect_left(club_weights, rng.random() * club_weights[-1]) + 1
+        if foreign:
+            key, dsb_id = f"FIDE-{9000000 + pk}", None
+        numbers[club] = number = numbers.get(club, 1000) + 1
+        if newcomer and rng.random() < 0.5:  # not yet known to the DSB: keyed by ZPS and member number
+            key, dsb_id = f"{fed.clubs[club - 1][1]}-{number}", None
+        else:
+            key, dsb_id = f"NU{4000000 + pk}", f"NU{4000000 + pk}"
+        fide_id = 4600000 + pk if strength > 2000 or foreign else None
+        elo = strength + rng.randint(-80, 80) if fide_id else None
+        fed.players.append(
+            (pk, key, surname, first, rng.choice("mmmmw"), birth, dsb_id, fide_id, elo, "", "", "A", now, now)
+        )
+        fed.strength.append(strength)
+        fed.joined.append(joined)
+        if foreign:
+            fed.foreign.append(pk)
+            fed.starts.append((pk, "start", None, None, None, elo, "", now))  # Elo only
+            continue
+        fed.club_members[club].append(pk)
+        member_number = str(number)
+        if not newcomer and rng.random() < 0.1:  # a former club, left before the current one
+            old = bisect_left(club_weights, rng.random() * club_weights[-1]) + 1
+            if old != club:
+                left = FIRST + datetime.timedelta(days=rng.randint(200, SPAN // 2))
+                fed.memberships.append((pk, old, "", "A", FIRST - datetime.timedelta(days=3000), left))
+                joined_club = left
+            else:
+                joined_club = None
+        else:
+            joined_club = joined if newcomer else None
+        fed.memberships.append((pk, club, member_number, "A", joined_club, None))
+        if not newcomer:
+            if rng.random() < 0.01:
+                fed.starts.append((pk, "start", None, None, None, strength, "", now))  # Elo only
+            else:
+                fed.starts.append((pk, "start", None, strength, rng.randint(5, 120), None, "", now))
+    _plan_tournaments(fed, evaluations, rng)
+    return fed
+
+
+def _date(rng: random.Random, month_lo: int = 1, month_hi: int = 12) -> datetime.date:
+    while True:
+        day = FIRST + datetime.timedelta(days=rng.randint(0, SPAN))
+        if month_lo <= day.month <= month_hi:
+            return day
+
+
+def _available(fed: Federation, players: list[int], day: datetime.date) -> list[int]:
+    return [p for p in players if fed.joined[p] <= day]
+
+
+def _plan_tournaments(fed: Federation, evaluations: int, rng: random.Random) -> None:
+    players = range(1, len(fed.players) + 1)
+    # Activity: most players a few tournaments a year, a few play everything (hundreds of evaluations).
+    activity = list(itertools.accumulate(rng.lognormvariate(0, 1.1) for _ in players))
+    clubs = [c for c in fed.club_members if len(fed.club_members[c]) >= 6]
+    club_weights = list(itertools.accumulate(len(fed.club_members[c]) for c in clubs))
+    foreign = set(fed.foreign)
+    codes: dict[tuple[int, int, str], int] = {}
+    made = 0
+    while made < evaluations:
+        pk = len(fed.plans) + 1
+        roll = rng.random()
+        if roll < 0.54:  # club championship: a round robin of the club's members
+            field = _club_field(fed, rng, clubs, club_weights, activity, 6, 14, least=4)
+            if field is None:
+                continue
+            club, end, group = field
+            start = end - datetime.timedelta(days=rng.randint(30, 200))
+            plan = Plan(pk, "rr", start, end, club, group, len(group) - 1)
+        elif roll < 0.735:  # a club's Swiss tournament (cup, winter tournament), 7 rounds
+            field = _club_field(fed, rng, clubs, club_weights, activity, 8, 24, least=6)
+            if field is None:
+                continue
+            club, end, group = field
+            start = end - datetime.timedelta(days=rng.randint(1, 90))
+            plan = Plan(pk, "club_swiss", start, end, club, group, 7)
+        elif roll < 0.89:  # a league season: teams of several clubs
+            end = _date(rng, 3, 6)
+            plan = _league(fed, pk, end, clubs, club_weights, activity, rng)
+            if plan is None:
+                continue
+        else:  # an open of 50-300 (Swiss), players from everywhere, some foreign non-members
+            end = _date(rng)
+            size = min(len(fed.players) // 2, int(50 + 250 * rng.random() ** 2.5))
+            group = []
+            seen: set[int] = set()
+            while len(group) < size:
+                p = bisect_left(activity, rng.random() * activity[-1]) + 1
+                if p not in seen and fed.joined[p] <= end:
+                    seen.add(p)
+                    group.append(p)
+            group.sort(key=lambda p: -fed.strength[p])
+            organiser = -int(fed.organisations[rng.randrange(1, len(fed.organisations))][0])
+            rounds = rng.choice((7, 9, 9))
+            plan = Plan(
+                pk, "open", end - datetime.timedelta(days=rng.randint(2, 8)), end, organiser, group, rounds
+            )
+            plan.non_members = {p for p in group if p in foreign}
+        plan.code = _code(fed, plan, rng, codes)
+        fed.plans.append(plan)
+        made += len(plan.players)
+
+
+def _club_field(
+    fed: Federation, rng: random.Random, clubs, club_weights, activity, lo: int, hi: int, *, least: int
+) -> tuple[int, datetime.date, list[int]] | None:
+    """A club, an end date and ``lo``–``hi`` of the members who had joined by then (None: under ``least``)."""
+    club = clubs[bisect_left(club_weights, rng.random() * club_weights[-1])]
+    end = _date(rng)
+    pool = _available(fed, fed.club_members[club], end)
+    size = min(len(pool), rng.randint(lo, hi))
+    if size < least:
+        return None
+    return club, end, _weighted_sample(rng, pool, size, fed, activity)
+
+
+def _weighted_sample(rng: random.Random, pool: list[int], size: int, fed: Federation, activity) -> list[int]:
+    weights = [activity[p - 1] - (activity[p - 2] if p > 1 else 0) for p in pool]
+    keys = sorted(range(len(pool)), key=lambda i: -(rng.random() ** (1 / weights[i])))
+    group = [pool[i] for i in keys[:size]]
+    rng.shuffle(group)
+    return group
+
+
+def _league(fed: Federation, pk, end, clubs, club_weights, activity, rng: random.Random) -> Plan | None:
+    teams = rng.choice((8, 10))
+    boards = rng.choice((6, 8))
+    chosen: list[int] = []
+    while len(chosen) < teams:
+        club = clubs[bisect_left(club_weights, rng.random() * club_weights[-1])]
+        if club not in chosen:
+            chosen.append(club)
+    rosters = []
+    for club in chosen:
+        pool = _available(fed, fed.club_members[club], end)
+        if len(pool) < boards + 2:
+            return None
+        roster = _weighted_sample(rng, pool, boards + 2, fed, activity)
+        rosters.append(sorted(roster, key=lambda p: -fed.strength[p]))
+    players = [p for roster in rosters for p in roster]
+    if len(set(players)) != len(players):
+        return None
+    plan = Plan(pk, "league", end - datetime.timedelta(days=230), end, chosen[0], players, teams - 1)
+    plan.organiser = -fed.organisations[rng.randrange(1, len(fed.organisations))][0]
+    plan.kind = f"league:{teams}:{boards}"
+    return plan
+
+
+def _code(fed: Federation, plan: Plan, rng: random.Random, codes: dict) -> str | None:
+    roll = rng.random()
+    if roll < 0.08:
+        return None
+    if roll < 0.16:
+        return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    year, week, _ = plan.end.isocalendar()
+    zzz = fed.club_district[plan.organiser] if plan.organiser > 0 else _org_code(fed, -plan.organiser)
+    # KKK: a running number per week and organiser (base 36), so codes never collide.
+    kkk = codes[year, week, zzz] = codes.get((year, week, zzz), 0) + 1
+    return f"{year % 100:02d}{week:02d}-{zzz}-{base36(kkk, 3)}"
+
+
+def _org_code(fed: Federation, pk: int) -> str:
+    return fed.organisations[pk - 1][1]
+
+
+# --- games --------------------------------------------------------------------------------------------
+
+
+def _result(rng: random.Random, white: int, black: int) -> str:
+    roll = rng.random()
+    if roll < 0.015:
+        return "+-" if roll < 0.007 else ("-+" if roll < 0.014 else "--")
+    expected = 1 / (1 + 10 ** ((black - white) / 400))
+    draw = 0.3 * (1 - abs(2 * expected - 1))
+    x = rng.random()
+    if x < expected - draw / 2:
+        return "1-0"
+    if x < expected + draw / 2:
+        return "1/2-1/2"
+    return "0-1"
+
+
+def games_of(plan: Plan, strength: list[int], seed: int):
+    """(round, board, white, black, result) of ``plan``, drawn from its own seed (reproducible alone)."""
+    rng = random.Random(seed * 1_000_003 + plan.pk)
+    players = plan.players
+    if plan.kind == "rr":
+        # Berger tables: each player once per round.
+        ids = [*players, None] if len(players) % 2 else list(players)
+        n = len(ids)
+        for rnd in range(1, n):
+            for board in range(n // 2):
+                a, b = ids[board], ids[n - 1 - board]
+                if a is None or b is None:
+                    continue
+                w, bl = (a, b) if (rnd + board) % 2 else (b, a)
+                yield rnd, board + 1, w, bl, _result(rng, strength[w], strength[bl])
+            ids = [ids[0], ids[-1], *ids[1:-1]]
+        return
+    if plan.kind.startswith("league"):
+        _, teams, boards = plan.kind.split(":")
+        t, b = int(teams), int(boards)
+        rosters = [players[i * (b + 2) : (i + 1) * (b + 2)] for i in range(t)]
+        order = list(range(t))
+        for rnd in range(1, t):
+            for m in range(t // 2):
+                home, away = order[m], order[t - 1 - m]
+                line_h = sorted(rng.sample(rosters[home], b), key=rosters[home].index)
+                line_a = sorted(rng.sample(rosters[away], b), key=rosters[away].index)
+                for board in range(b):
+                    w, bl = (
+                        (line_h[board], line_a[board]) if board % 2 == 0 else (line_a[board], line_h[board])
+                    )
+                    yield rnd, m * b + board + 1, w, bl, _result(rng, strength[w], strength[bl])
+            order = [order[0], order[-1], *order[1:-1]]
+        return
+    # Swiss: pair neighbours by points, then strength; an odd field gives the last one a bye.
+    points = dict.fromkeys(players, 0.0)
+    met: set[tuple[int, int]] = set()
+    for rnd in range(1, plan.rounds + 1):
+        order = sorted(players, key=lambda p: (-points[p], -strength[p] + rng.randint(-150, 150)))
+        board = 0
+        if len(order) % 2:
+            bye = order.pop()
+            points[bye] += 1
+            yield rnd, None, bye, None, "+"
+        while order:
+            a = order.pop(0)
+            k = next((i for i, p in enumerate(order[:8]) if (a, p) not in met), 0)
+            bl = order.pop(k)
+            met.add((a, bl))
+            met.add((bl, a))
+            w, bl = (a, bl) if rng.random() < 0.5 else (bl, a)
+            result = _result(rng, strength[w], strength[bl])
+            points[w] += {"1-0": 1, "+-": 1, "1/2-1/2": 0.5}.get(result, 0)
+            points[bl] += {"0-1": 1, "-+": 1, "1/2-1/2": 0.5}.get(result, 0)
+            board += 1
+            yield rnd, board, w, bl, result
+
+
+# --- writing --------------------------------------------------------------------------------------------
+
+PLAYER_FIELDS = (
+    "id", "key", "surname", "first_name", "sex", "birth_year", "dsb_id", "fide_id", "fide_elo", "fide_title",
+    "fide_federation", "status", "created_at", "updated_at",
+)  # fmt: skip
+TOURNAMENT_FIELDS = (
+    "id", "code", "name", "place", "start_date", "end_date", "rounds", "organiser_club",
+    "organiser_organisation", "notes", "rated", "tiebreaks", "created_at", "updated_at", "version",
+)  # fmt: skip
+NAMES = {"rr": "Vereinsmeisterschaft", "club_swiss": "Vereinsturnier", "open": "Open"}
+
+
+def write(fed: Federation, seed: int) -> dict:
+    from django.db import connection, transaction
+
+    from ratings.models import (
+        Club,
+        Game,
+        Membership,
+        Organisation,
+        Player,
+        RatingAdjustment,
+        Tournament,
+        TournamentEntry,
+        TournamentEntryMode,
+    )
+    from ratings.services.bulk import insert_rows
+
+    now = datetime.datetime(2026, 12, 1, 12, tzinfo=datetime.UTC)
+    with transaction.atomic():
+        insert_rows(Organisation, ("id", "code", "name", "parent"), fed.organisations)
+        insert_rows(Club, ("id", "zps", "name", "organisation"), fed.clubs)
+        insert_rows(Player, PLAYER_FIELDS, fed.players)
+        insert_rows(
+            Membership,
+            ("player", "club", "member_number", "status", "valid_from", "valid_until"),
+            fed.memberships,
+        )
+        insert_rows(
+            RatingAdjustment,
+            ("player", "kind", "date", "dwz", "index", "fide_elo", "reason", "created_at"),
+            fed.starts,
+        )
+        insert_rows(
+            Tournament,
+            TOURNAMENT_FIELDS,
+            (
+                (p.pk, p.code, f"{NAMES.get(p.kind, 'Liga')} {p.end.year} ({p.pk})", "", p.start, p.end,
+                 p.rounds, p.organiser if p.organiser > 0 else None,
+                 -p.organiser if p.organiser < 0 else None, "", True, "", now, now, 1)
+                for p in fed.plans
+            ),
+        )  # fmt: skip
+        insert_rows(
+            TournamentEntryMode,
+            ("tournament", "mode"),
+            ((p.pk, "rr" if p.kind == "rr" else "swiss") for p in fed.plans),
+        )
+        insert_rows(
+            TournamentEntry,
+            ("tournament", "player", "start_rank", "member"),
+            (
+                (p.pk, player, rank, player not in p.non_members)
+                for p in fed.plans
+                for rank, player in enumerate(p.players, 1)
+            ),
+        )
+        games = insert_rows(
+            Game,
+            ("tournament", "round", "board", "white", "black", "result"),
+            ((p.pk, *g) for p in fed.plans for g in games_of(p, fed.strength, seed)),
+        )
+        if connection.vendor == "postgresql":
+            from django.core.management.color import no_style
+
+            with connection.cursor() as cursor:
+                for sql in connection.ops.sequence_reset_sql(
+                    no_style(), [Organisation, Club, Player, Tournament]
+                ):
+                    cursor.execute(sql)
+    return {
+        "players": len(fed.players),
+        "clubs": len(fed.clubs),
+        "organisations": len(fed.organisations),
+        "tournaments": len(fed.plans),
+        "entries": sum(len(p.players) for p in fed.plans),
+        "games": games,
+        "newest": max(p.end for p in fed.plans).isoformat(),
+        "after_2026_06_07": sum(p.end > EDITION_CHANGE for p in fed.plans),
+    }
+
+
+# --- set-up -----------------------------------------------------------------------------------------------
+
+
+def setup_django(url: str) -> None:
+    os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "dwzsite.settings"
+    os.environ["DJANGO_DEBUG"] = "False"  # DEBUG on logs every query: not what production does
+    os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-not-secret")
+    os.environ["DJANGO_ALLOWED_HOSTS"] = "testserver"
+    import django
+
+    django.setup()
+
+
+def prepare_database(url: str, *, replace: bool) -> None:
+    """Create the database if missing (PostgreSQL), empty it with ``--replace``, then migrate."""
+    if url.startswith("sqlite"):
+        path = Path(url.removeprefix("sqlite:///"))
+        if replace and path.exists():
+            path.unlink()
+    else:
+        import psycopg
+
+        base, name = url.rsplit("/", 1)
+        with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+            if exists and replace:
+                conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+                exists = None
+            if not exists:
+                conn.execute(f'CREATE DATABASE "{name}"')
+    setup_django(url)
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+# --- phases (each in its own child process) ---------------------------------------------------------------
+
+
+def phase_fresh() -> dict:
+    from ratings.services import recalculate
+
+    started = time.perf_counter()
+    report = recalculate()
+    return {"seconds": time.perf_counter() - started, "evaluations": report.evaluations}
+
+
+def phase_late() -> dict:
+    from django.db.models import Count, Max, Q
+
+    from ratings.models import Club, Game, Player, Tournament, TournamentEntry
+    from ratings.services import tournament_save
+
+    rng = random.Random(2)
+    newest = Tournament.objects.aggregate(d=Max("end_date"))["d"]
+    end = newest - datetime.timedelta(days=365)
+    # The club with the most rated members (a club championship among regulars).
+    club = (
+        Club.objects.annotate(n=Count("memberships", filter=Q(memberships__player__dwz__isnull=False)))
+        .order_by("-n", "pk")
+        .first()
+    )
+    group = list(
+        Player.objects.filter(
+            memberships__club=club, memberships__valid_until__isnull=True, dwz__isnull=False
+        ).order_by("pk")[:10]
+    )
+    tournament = Tournament(name=f"Nachtrag {datetime.datetime.now():%H:%M:%S}", start_date=end, end_date=end)
+    entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(group, 1)]
+    games = [
+        Game(round=r, white=w, black=b, result=rng.choice(["1-0", "0-1", "1/2-1/2"]))
+        for r, pairs in enumerate(_berger(group), start=1)
+        for w, b in pairs
+    ]
+    started = time.perf_counter()
+    report = tournament_save(tournament=tournament, entries=entries, games=games)
+    return {
+        "seconds": time.perf_counter() - started,
+        "evaluations": report.evaluations,
+        "tournaments": len(report.tournaments),
+        "end_date": end.isoformat(),
+    }
+
+
+def _berger(group: list) -> list[list[tuple]]:
+    """The pairings of a round robin (Berger tables), one list of (white, black) per round."""
+    pairs = []
+    ids = list(group)
+    n = len(ids)
+    for _rnd in range(1, n):
+        pairs.append([(ids[b], ids[n - 1 - b]) for b in range(n // 2)])
+        ids = [ids[0], ids[-1], *ids[1:-1]]
+    return pairs
+
+
+def phase_verify() -> dict:
+    from django.db.models import Count
+
+    from ratings.models import Evaluation
+    from ratings.services import ratings_verify
+
+    started = time.perf_counter()
+    problems = ratings_verify()
+    seconds = time.perf_counter() - started
+    return {"seconds": seconds, "evaluations": Evaluation.objects.aggregate(n=Count("pk"))["n"],
+            "differences": len(problems), "first": problems[:3]}  # fmt: skip
+
+
+def page_urls() -> dict[str, str]:
+    from django.db.models import Count, Q
+    from django.urls import reverse
+
+    from ratings.models import Club, Player, Tournament
+
+    club = (
+        Club.objects.annotate(n=Count("memberships", filter=Q(memberships__valid_until__isnull=True)))
+        .order_by("-n", "pk")
+        .first()
+    )
+    largest = Tournament.objects.annotate(n=Count("entries")).order_by("-n", "pk").first()
+    busiest = Player.objects.annotate(n=Count("evaluations")).order_by("-n", "pk").first()
+    assert club and largest and busiest, "an empty database: generate first"
+    ranking = reverse("ratings:rating-list")
+    return {
+        "home": reverse("ratings:home"),
+        "tournament_list": reverse("ratings:tournament-list"),
+        "club": reverse("ratings:club-detail", args=[club.zps]),
+        "rating_list": ranking,
+        "rating_list_sorted_page_100": f"{ranking}?sort=name&page=100",
+        "search": f"{reverse('ratings:search')}?q=Müller",
+        "export_csv": f"{ranking}?_export=csv",
+        "export_xlsx": f"{ranking}?_export=xlsx",
+        "tournament_largest": reverse("ratings:tournament-detail", args=[largest.pk]),
+        "player_busiest": reverse("ratings:player-detail", args=[busiest.key]),
+    }
+
+
+def phase_pages(repeat: int = 5) -> dict:
+    from django.test import Client, override_settings
+
+    urls = page_urls()
+    pages = {}
+    started = time.perf_counter()
+    # Plain static storage: the manifest of collectstatic is not needed to time the server's work.
+    storages = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    with override_settings(STORAGES=storages):
+        client = Client()
+        for name, url in urls.items():
+            times: list[float] = []
+            size = status = 0
+            for i in range(repeat):
+                if i == 3 and min(times) > 5:  # a page of many seconds: three requests tell enough
+                    break
+                t0 = time.perf_counter()
+                response = client.get(url)
+                body = b"".join(response.streaming_content) if response.streaming else response.content
+                times.append(time.perf_counter() - t0)
+                size, status = len(body), response.status_code
+            pages[name] = {
+                "url": url,
+                "ms": round(statistics.median(times) * 1000, 1),
+                "kb": round(size / 1024, 1),
+                "status": status,
+            }
+    return {"seconds": time.perf_counter() - started, "pages": pages}
+
+
+PHASE_FUNCTIONS = {
+    "fresh": phase_fresh,
+    "again": phase_fresh,  # the same full recalculation over the stored rows
+    "late": phase_late,
+    "verify": phase_verify,
+    "pages": phase_pages,
+}
+
+
+def run_child(args: argparse.Namespace, phase: str) -> dict:
+    command = [sys.executable, __file__, "--phase", phase, "--database-url", args.database_url]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE)
+    assert child.stdout is not None
+    output = child.stdout.read()
+    _pid, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        return {"phase": phase, "error": f"exit status {child.returncode}"}
+    line = json.loads(output.decode().strip().splitlines()[-1])
+    line["peak_rss_mb"] = round(usage.ru_maxrss / 1024)  # kilobytes on Linux
+    # The child's CPU time: on a shared machine less noisy than wall time (PostgreSQL's own not included).
+    line["cpu_seconds"] = round(usage.ru_utime + usage.ru_stime, 2)
+    return line
+
+
+def load_average() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--evaluations", type=int, default=200_000)
+    parser.add_argument("--database-url", default=SQLITE_DEFAULT)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--skip-generate", action="store_true", help="reuse an already generated database")
+    parser.add_argument("--replace", action="store_true", help="empty the database before generating")
+    parser.add_argument("--phases", default=",".join(PHASES), help=f"comma-separated subset of {PHASES}")
+    parser.add_argument("--phase", choices=PHASES, help=argparse.SUPPRESS)  # run one phase (child process)
+    args = parser.parse_args()
+
+    if args.phase:
+        setup_django(args.database_url)
+        result = PHASE_FUNCTIONS[args.phase]()
+        print(json.dumps({"phase": args.phase, **result, "load": load_average()}, default=str), flush=True)
+        return
+
+    phases = [p.strip() for p in args.phases.split(",") if p.strip()]
+    unknown = set(phases) - set(PHASES)
+    if unknown:
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
+    if not args.skip_generate:
+        prepare_database(args.database_url, replace=args.replace)
+        from ratings.models import Player
+
+        if Player.objects.exists():
+            parser.error("the database has players: use --skip-generate, --replace or another database")
+        started = time.perf_counter()
+        fed = build(args.evaluations, args.seed)
+        built = time.perf_counter() - started
+        counts = write(fed, args.seed)
+        line = {"phase": "generate", "seconds": time.perf_counter() - started, "build_seconds": built}
+        print(
+            json.dumps({**line, "evaluations": counts["entries"], **counts, "load": load_average()}),
+            flush=True,
+        )
+        del fed
+        from django.db import connection
+
+        connection.close()  # children open their own
+    for phase in phases:
+        line = run_child(args, phase)
+        print(json.dumps(line, default=str), flush=True)
+
+
+if __name__ == "__main__":
+    main()
