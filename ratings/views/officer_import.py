@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from ratings import permissions
-from ratings.formats.trf import person_id
+from ratings.formats.trf import TrfTournament, person_id
 from ratings.forms.trf import TrfHeadForm, TrfUploadForm
 from ratings.models import Club, Organisation, Player, Tournament
 from ratings.services.trf_import import (
@@ -28,6 +28,7 @@ from ratings.services.trf_import import (
     Head,
     Match,
     TrfImportError,
+    TrfImportResult,
     attach_stored_ratings,
     head_from_file,
     pending_games,
@@ -197,69 +198,89 @@ def trf_review(request: HttpRequest, token: str) -> HttpResponse:
     file_head = head_from_file(tournament)
     form = _head_form(request, file_head, request.POST if request.method == "POST" else None)
     matches = trf_match(tournament)
-    context: dict = {"file_name": pending["name"], "token": token, "summary": _summary(tournament)}
-    errors: list[str] = []
-    head = file_head
+    context: dict = {
+        "file_name": pending["name"],
+        "token": token,
+        "summary": _summary(tournament),
+        "errors": [],
+    }
     if request.method == "POST":
-        if form.is_valid():
-            c = form.cleaned_data
-            organiser = c["organiser"]
-            head = Head(
-                name=c["name"],
-                end_date=c["end_date"],
-                start_date=c["start_date"] or c["end_date"],
-                place=c["place"],
-                code=c["code"] or None,
-                rounds=tournament.rounds or None,
-                organiser_club=organiser if isinstance(organiser, Club) else None,
-                organiser_organisation=organiser if isinstance(organiser, Organisation) else None,
-                rated=c["rated"],
-            )
-            existing = Tournament.objects.filter(code=head.code).first() if head.code else None
-            if existing is not None and not permissions.can_manage_tournament(request.user, existing):
-                raise PermissionDenied
-        attach_stored_ratings(matches, head)
-        club = form.cleaned_data.get("new_player_club") if form.is_valid() else None
-        decisions, choice_errors, without_club = _decisions(request, matches, club)
-        if without_club and not request.user.is_staff:
-            # A player without a membership would be outside every officer's scope afterwards.
-            choice_errors.append(_("Bitte den Verein für neue Spieler wählen."))
-        errors += choice_errors
-        if form.is_valid() and not errors:
-            if "save" in request.POST:
-                try:
-                    result = trf_save(
-                        tournament=tournament, head=head, decisions=decisions, user=request.user
-                    )
-                except TrfImportError as exc:
-                    errors += exc.messages
-                else:
-                    request.session.pop(SESSION_KEY, None)
-                    report = result.report
-                    messages.success(
-                        request,
-                        _("Turnier „%(name)s“ aus der Datei gespeichert und ausgewertet.")
-                        % {"name": result.tournament.name}
-                        + " "
-                        + ngettext("%(count)s neuer Spieler.", "%(count)s neue Spieler.", len(result.created))
-                        % {"count": len(result.created)}
-                        + " "
-                        + ngettext(
-                            "%(count)s DWZ geändert.", "%(count)s DWZ geändert.", len(report.rating_changes)
-                        )
-                        % {"count": len(report.rating_changes)},
-                    )
-                    return redirect("ratings:tournament-detail", result.tournament.pk)
-            context["preview"] = trf_preview(tournament=tournament, head=head, decisions=decisions)
+        saved = _review_post(request, tournament, form, matches, file_head, context)
+        if saved is not None:
+            return saved
     else:
-        attach_stored_ratings(matches, head)
+        attach_stored_ratings(matches, file_head)
     context.update(
         {
             "form": form,
             "rows": [_row(request, m) for m in matches],
-            "errors": errors,
             "open_count": sum(1 for m in matches if _choice(m) == ""),
             "new_count": sum(1 for m in matches if _choice(m) == "new"),
         }
     )
     return render(request, "ratings/officer/trf_review.html", context)
+
+
+def _review_post(
+    request: HttpRequest,
+    tournament: TrfTournament,
+    form: TrfHeadForm,
+    matches: list[Match],
+    file_head: Head,
+    context: dict,
+) -> HttpResponse | None:
+    """The posted head and choices: saved (the redirect), or their messages and the preview in ``context``."""
+    head = _posted_head(request, form, tournament) if form.is_valid() else file_head
+    attach_stored_ratings(matches, head)
+    club = form.cleaned_data.get("new_player_club") if form.is_valid() else None
+    decisions, errors, without_club = _decisions(request, matches, club)
+    if without_club and not request.user.is_staff:
+        # A player without a membership would be outside every officer's scope afterwards.
+        errors.append(_("Bitte den Verein für neue Spieler wählen."))
+    context["errors"] = errors
+    if not form.is_valid() or errors:
+        return None
+    if "save" in request.POST:
+        try:
+            result = trf_save(tournament=tournament, head=head, decisions=decisions, user=request.user)
+        except TrfImportError as exc:
+            errors += exc.messages
+        else:
+            request.session.pop(SESSION_KEY, None)
+            return _saved(request, result)
+    context["preview"] = trf_preview(tournament=tournament, head=head, decisions=decisions)
+    return None
+
+
+def _posted_head(request: HttpRequest, form: TrfHeadForm, tournament: TrfTournament) -> Head:
+    """The head as the officer corrected it; a code of a tournament outside his scope is refused."""
+    c = form.cleaned_data
+    organiser = c["organiser"]
+    head = Head(
+        name=c["name"],
+        end_date=c["end_date"],
+        start_date=c["start_date"] or c["end_date"],
+        place=c["place"],
+        code=c["code"] or None,
+        rounds=tournament.rounds or None,
+        organiser_club=organiser if isinstance(organiser, Club) else None,
+        organiser_organisation=organiser if isinstance(organiser, Organisation) else None,
+        rated=c["rated"],
+    )
+    existing = Tournament.objects.filter(code=head.code).first() if head.code else None
+    if existing is not None and not permissions.can_manage_tournament(request.user, existing):
+        raise PermissionDenied
+    return head
+
+
+def _saved(request: HttpRequest, result: TrfImportResult) -> HttpResponse:
+    created, changed = len(result.created), len(result.report.rating_changes)
+    messages.success(
+        request,
+        _("Turnier „%(name)s“ aus der Datei gespeichert und ausgewertet.") % {"name": result.tournament.name}
+        + " "
+        + ngettext("%(count)s neuer Spieler.", "%(count)s neue Spieler.", created) % {"count": created}
+        + " "
+        + ngettext("%(count)s DWZ geändert.", "%(count)s DWZ geändert.", changed) % {"count": changed},
+    )
+    return redirect("ratings:tournament-detail", result.tournament.pk)
