@@ -15,7 +15,6 @@ from ratings.dwz.replay import (
     PlayerState,
 )
 
-BATCH = 500
 IN_CHUNK = 900  # stay below SQLite's bound-parameter limit
 END_OF_TIME = datetime.date.max
 THOUSAND = Decimal(1000)

@@ -29,10 +29,9 @@ from ratings.models import (
     Player,
     RatingAdjustment,
     RatingState,
-    Restpartie,
 )
 
-from .base import BATCH, END_OF_TIME, RecalculationReport, chunks, engine_id, without_cyclic_gc
+from .base import END_OF_TIME, RecalculationReport, chunks, engine_id, without_cyclic_gc
 from .load import (
     load_adjustment_events,
     load_games,
@@ -44,7 +43,7 @@ from .load import (
     states_before,
 )
 from .lock import lock_ratings
-from .write import Decimals, evaluation_rows, update_players
+from .write import Decimals, evaluation_rows, replace_rows, update_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +206,8 @@ def recalculate_changes(
         # Never expected (``reachable`` is a superset by construction); without pairings it would be wrong.
         raise RuntimeError("recalculation: a tournament outside the loaded reach was evaluated")
     write: list[int] = []
-    new_evaluations, new_restpartien = [], []
+    new_evaluations: list[tuple] = []
+    new_restpartien: list[tuple] = []
     decimals = Decimals()
     touched: set[int] = {int(p) for p in outcome.dirty} | dirty_pks | reset_pks
     touched |= {int(e.player) for e in a_events if e.key in changed}
@@ -233,11 +233,7 @@ def recalculate_changes(
     clear = set(write) | removed_t | {tid for tid in stored if ("t", tid) not in by_key}
     for tid in (clear - set(write)) & stored.keys():
         touched |= stored[tid].player_ids()
-    for chunk in chunks(clear):
-        Evaluation.objects.filter(tournament_id__in=chunk).delete()
-        Restpartie.objects.filter(tournament_id__in=chunk).delete()
-    Evaluation.objects.bulk_create(new_evaluations, batch_size=BATCH)
-    Restpartie.objects.bulk_create(new_restpartien, batch_size=BATCH)
+    replace_rows(clear, new_evaluations, new_restpartien)
     if until is not None:
         # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
         for held in later:

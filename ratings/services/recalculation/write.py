@@ -1,9 +1,10 @@
-"""Writing the replay's outcome: evaluation and Restpartie rows built positionally, players updated in
-bulk."""
+"""Writing the replay's outcome: evaluation and Restpartie rows as plain tuples through the bulk writer
+(``ratings.services.bulk``: PostgreSQL ``COPY``, SQLite ``executemany``), players updated in bulk."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+import datetime
+from collections.abc import Collection, Iterable, Mapping
 from decimal import Decimal
 
 from django.core.exceptions import ImproperlyConfigured
@@ -20,11 +21,12 @@ from ratings.models import (
     Player,
     Restpartie,
 )
+from ratings.services import bulk
 
 from .base import EMPTY_STATE, IN_CHUNK, THOUSAND, RecalculationReport, chunks, engine_id
 
-# Model fields in ``concrete_fields`` order: rows are built positionally (Django's fast constructor path, the
-# one ``from_db`` uses), which skips the per-keyword handling of ``Model(**kwargs)``. Checked at import.
+# Model fields in ``concrete_fields`` order (checked at import): the rows below are built in this order,
+# without the primary key, which the database assigns.
 EVALUATION_FIELDS = (
     "id", "tournament_id", "player_id", "end_date", "code_suffix", "edition", "status", "dwz_old",
     "index_old", "n", "points", "expected", "coefficient", "level", "performance", "dwz_new", "index_new",
@@ -34,6 +36,9 @@ RESTPARTIE_FIELDS = ("id", "player_id", "tournament_id", "seq", "opponent_rating
 for _model, _fields in ((Evaluation, EVALUATION_FIELDS), (Restpartie, RESTPARTIE_FIELDS)):
     if tuple(f.attname for f in _model._meta.concrete_fields) != _fields:
         raise ImproperlyConfigured(f"recalculation: update the field order of {_model.__name__}")
+
+EvaluationRow = tuple  # ``EVALUATION_FIELDS[1:]``
+RestpartieRow = tuple  # ``RESTPARTIE_FIELDS[1:]``
 
 
 class Decimals(dict):
@@ -46,18 +51,18 @@ class Decimals(dict):
 
 def evaluation_rows(
     tid: int, event: TournamentEvent, result: TournamentResult, decimals: Decimals
-) -> tuple[list[Evaluation], list[Restpartie]]:
-    evaluations: list[Evaluation] = []
-    restpartien: list[Restpartie] = []
+) -> tuple[list[EvaluationRow], list[RestpartieRow]]:
+    """The tournament's evaluation and Restpartie rows, in ``EVALUATION_FIELDS[1:]`` and
+    ``RESTPARTIE_FIELDS[1:]`` order (no model instances: building and preparing them cost more than the
+    database's work)."""
+    evaluations: list[EvaluationRow] = []
+    restpartien: list[RestpartieRow] = []
     suffix = order_suffix(event.code)
     end_date, edition = event.end_date, result.edition
     for pr in result.players:
         player_id = int(pr.id)
-        # django-stubs checks positional model arguments against its own field order (relations by name,
-        # not attname), so the fast positional path needs an ignore; the order is checked at import above.
         evaluations.append(
-            Evaluation(  # type: ignore[misc]
-                None,
+            (
                 tid,
                 player_id,
                 end_date,
@@ -79,50 +84,64 @@ def evaluation_rows(
             )
         )
         for seq, rp in enumerate(pr.restpartien):
-            restpartien.append(
-                Restpartie(  # type: ignore[misc]  # positional fast path, as Evaluation above
-                    None, player_id, tid, seq, rp.opponent_rating, decimals[rp.score], rp.end_date
-                )
-            )
+            restpartien.append((player_id, tid, seq, rp.opponent_rating, decimals[rp.score], rp.end_date))
     return evaluations, restpartien
 
 
-def update_players(states: dict[str, PlayerState], touched: set[int], report: RecalculationReport) -> None:
+def replace_rows(
+    clear: Collection[int], evaluations: Iterable[EvaluationRow], restpartien: Iterable[RestpartieRow]
+) -> None:
+    """Delete the stored rows of the ``clear`` tournaments, then insert the new rows."""
+    for chunk in chunks(clear):
+        Evaluation.objects.filter(tournament_id__in=chunk).delete()
+        Restpartie.objects.filter(tournament_id__in=chunk).delete()
+    bulk.insert_rows(Evaluation, EVALUATION_FIELDS[1:], evaluations)
+    bulk.insert_rows(Restpartie, RESTPARTIE_FIELDS[1:], restpartien)
+
+
+def update_players(
+    states: dict[str, PlayerState],
+    touched: set[int],
+    report: RecalculationReport,
+    last: Mapping[int, datetime.date] | None = None,
+) -> None:
     """Write each touched player's DWZ, index and last evaluation where they changed.
 
-    Updates are grouped by value (one ``UPDATE ... WHERE id IN (...)`` per field and distinct new value):
-    ratings take a few thousand distinct values, so this stays a bounded number of cheap statements, where
-    ``bulk_update``'s per-row ``CASE WHEN`` costs about a millisecond per player to build.
+    ``last``: every touched player's last rating evaluation, if the caller knows it (a full replay sees
+    them all); otherwise it is read from the stored evaluations of the touched players. The changed
+    players are written by one prepared ``UPDATE`` executed per row (``bulk.update_rows``).
     """
-    changes: dict[str, dict[object, list[int]]] = {
-        "dwz": defaultdict(list),
-        "index": defaultdict(list),
-        "last_evaluated": defaultdict(list),
-    }
-    # Many players (a full recalculation): two queries over all rows beat dozens of ``IN (...)`` chunks.
-    parts = [None] if len(touched) > 4 * IN_CHUNK else chunks(touched)
-    for chunk in parts:
-        last_query = Evaluation.objects.setting_rating()
-        rows = Player.objects.values_list("pk", "dwz", "index", "last_evaluated")
+    if last is None:
+        last = _last_evaluations(touched)
+    changed: list[tuple[int, int | None, int | None, datetime.date | None]] = []
+    everyone = len(touched) > 4 * IN_CHUNK  # many players: one pass over all rows beats dozens of chunks
+    for chunk in [None] if everyone else chunks(touched):
+        rows = Player.objects.order_by().values_list("pk", "dwz", "index", "last_evaluated")
         if chunk is not None:
-            last_query = last_query.filter(player_id__in=chunk)
             rows = rows.filter(pk__in=chunk)
-        last = dict(
-            last_query.values("player_id").annotate(last=Max("end_date")).values_list("player_id", "last")
-        )
-        for pk, dwz, index, last_evaluated in rows:
+        for pk, dwz, index, last_evaluated in rows.iterator(chunk_size=10_000):
             if chunk is None and pk not in touched:
                 continue
             state = states.get(engine_id(pk)) or EMPTY_STATE
-            if dwz != state.dwz:
-                report.rating_changes[pk] = (dwz, state.dwz)
-                changes["dwz"][state.dwz].append(pk)
-            if index != state.index:
-                changes["index"][state.index].append(pk)
             new_last = last.get(pk)
-            if last_evaluated != new_last:
-                changes["last_evaluated"][new_last].append(pk)
-    for name, groups in changes.items():
-        for value, pks in groups.items():
-            for chunk in chunks(pks):
-                Player.objects.filter(pk__in=chunk).update(**{name: value})
+            if (dwz, index, last_evaluated) != (state.dwz, state.index, new_last):
+                if dwz != state.dwz:
+                    report.rating_changes[pk] = (dwz, state.dwz)
+                changed.append((pk, state.dwz, state.index, new_last))
+    bulk.update_rows(Player, ("dwz", "index", "last_evaluated"), changed)
+
+
+def _last_evaluations(players: Collection[int]) -> dict[int, datetime.date]:
+    """The end date of each player's last evaluation that set his DWZ (chunks of ``IN``, index
+    ``(player, end_date)``: never a ``GROUP BY`` over every evaluation)."""
+    last: dict[int, datetime.date] = {}
+    for chunk in chunks(players):
+        last.update(
+            Evaluation.objects.setting_rating()
+            .filter(player_id__in=chunk)
+            .order_by()
+            .values("player_id")
+            .annotate(last=Max("end_date"))
+            .values_list("player_id", "last")
+        )
+    return last
