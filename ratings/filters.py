@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import Sex
 from ratings.models import Club, Organisation
-from ratings.selectors import search
+from ratings.selectors import lists, search
 from ratings.selectors.clubs import organisation_and_below
 
 
@@ -149,7 +149,7 @@ class RatingListFilter(BootstrapFilterSet):
         return named_list(qs, value, year=timezone.localdate().year) if value else qs
 
     def filter_top(self, qs, name, value):
-        return qs.filter(rank__lte=int(value)) if value else qs
+        return lists.top(qs, n=int(value)) if value else qs
 
 
 class ClubListFilter(BootstrapFilterSet):

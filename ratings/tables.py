@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from typing import Any
+
 import django_tables2 as tables
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+
+from ratings.selectors import lists
 
 
 def _dwz_index(record) -> str:
@@ -24,8 +30,13 @@ NUM_WIDE = {"td": {"class": "num d-none d-lg-table-cell"}, "th": {"class": "num 
 class RatingListTable(tables.Table):
     """The DWZ list (Ranglisten, club and organisation members)."""
 
+    # The rank by DWZ among the filtered rows, asked for the page's rows only (``ratings.selectors.lists``).
     rank = tables.Column(
-        verbose_name=_("Rang"), orderable=False, attrs={"td": {"class": "num"}, "th": {"class": "num"}}
+        verbose_name=_("Rang"),
+        accessor="dwz",
+        default="",
+        orderable=False,
+        attrs={"td": {"class": "num"}, "th": {"class": "num"}},
     )
     name = tables.Column(
         verbose_name=_("Name"),
@@ -62,9 +73,20 @@ class RatingListTable(tables.Table):
         per_page = 50
         empty_text = _("Keine Spieler gefunden.")
 
+    _ranks: dict[int, int] | None = None
+
+    def rank_of(self, dwz: int) -> int | str:
+        """The rank of a rated row: computed once for the page's rows (or every row, for an export)."""
+        if self._ranks is None:
+            page = getattr(self, "page", None)
+            values = [row.record.dwz for row in page.object_list] if page is not None else None
+            rows = getattr(self.data, "data", None)
+            self._ranks = lists.ranks(rows, dwz_values=values) if isinstance(rows, QuerySet) else {}
+        return self._ranks.get(dwz, "")
+
     # HTML
-    def render_rank(self, value, record):
-        return value if record.dwz is not None else ""
+    def render_rank(self, value):
+        return self.rank_of(value)
 
     def render_name(self, record):
         url = reverse("ratings:player-detail", args=[record.key])
@@ -84,8 +106,8 @@ class RatingListTable(tables.Table):
         return date_format(value, "SHORT_DATE_FORMAT")
 
     # Export (plain values)
-    def value_rank(self, value, record):
-        return value if record.dwz is not None else ""
+    def value_rank(self, value):
+        return self.rank_of(value)
 
     def value_name(self, record):
         return record.name
@@ -104,6 +126,29 @@ class RatingListTable(tables.Table):
 
     def value_last_evaluated(self, value):
         return value.isoformat() if value else ""
+
+    def export_rows(self) -> tuple[list[str], Iterator[list[Any]]]:
+        """The export's header and rows as the ``value_*`` methods give them, read with ``values_list`` in
+        chunks (a whole federation's list: no model instances, no per-cell rendering)."""
+        columns = [c for c in self.columns.iterall() if not c.column.exclude_from_export]
+        queryset = self.data.data
+        fields = ["surname", "first_name", "dwz"]
+        fields += [str(c.accessor) for c in columns if str(c.accessor) not in fields]
+        at = {name: i for i, name in enumerate(fields)}
+        ranks = lists.ranks(queryset) if any(c.name == "rank" for c in columns) else {}
+
+        def cell(name: str, accessor: str) -> Callable[[tuple], Any]:
+            if name == "rank":
+                return lambda row: ranks.get(row[at["dwz"]], "")
+            if name == "name":
+                return lambda row: f"{row[0]}, {row[1]}" if row[1] else row[0]
+            if name == "last_evaluated":
+                return lambda row: row[at[accessor]].isoformat() if row[at[accessor]] else ""
+            return lambda row: "" if row[at[accessor]] in (None, "") else row[at[accessor]]
+
+        cells = [cell(c.name, str(c.accessor)) for c in columns]
+        rows = queryset.values_list(*fields).iterator(chunk_size=2000)
+        return [str(c.header) for c in columns], ([f(row) for f in cells] for row in rows)
 
 
 class ClubMembersTable(RatingListTable):

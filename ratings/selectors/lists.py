@@ -1,13 +1,16 @@
 """Rating lists (Ranglisten): players with their current DWZ, primary club and rank.
 
-The rank is the position by DWZ among the rows the caller filters (a window over the filtered rows).
+The rank is the position by DWZ among the rows the caller filters: one more than the number of those rows with
+a higher DWZ. A page asks ``ranks`` for its own rows (one grouped count over the filtered rows' DWZ, no window
+over the whole list per request); ``ranked`` adds it as a window for small lists read whole (a club's).
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 
-from django.db.models import F, OuterRef, QuerySet, Subquery, Value, Window
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Coalesce, Rank
 
 from ratings.models import Club, Membership, Organisation, Player
@@ -19,7 +22,7 @@ def _primary_membership() -> QuerySet[Membership]:
 
 
 def rating_list() -> QuerySet[Player]:
-    """Players with their primary club (name, ZPS, member number) and a rank by DWZ, best first."""
+    """Players with their primary club (name, ZPS, member number), best DWZ first (no rank: ``ranks``)."""
     primary = _primary_membership()
     return (
         Player.objects.annotate(
@@ -31,12 +34,41 @@ def rating_list() -> QuerySet[Player]:
             elo_sort=Coalesce("fide_elo", Value(-1)),
             last_sort=Coalesce("last_evaluated", Value(datetime.date(1900, 1, 1))),
         )
-        .annotate(rank=Window(Rank(), order_by=F("dwz").desc(nulls_last=True)))
         # Equal DWZ share a rank; among them the higher index (the better established rating) first.
         .order_by(
             F("dwz").desc(nulls_last=True), F("index").desc(nulls_last=True), "surname", "first_name", "pk"
         )
     )
+
+
+def ranked(queryset: QuerySet[Player]) -> QuerySet[Player]:
+    """``queryset`` with ``rank`` (by DWZ among its rows) as a window: for lists that are read whole."""
+    return queryset.annotate(rank=Window(Rank(), order_by=F("dwz").desc(nulls_last=True)))
+
+
+def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None = None) -> dict[int, int]:
+    """The rank by DWZ among the rows of ``queryset`` of each rated DWZ in ``dwz_values`` (all when None):
+    one more than the number of rows with a higher DWZ, so equal DWZ share a rank (one query)."""
+    wanted = None if dwz_values is None else {v for v in dwz_values if v is not None}
+    if wanted is not None and not wanted:
+        return {}
+    rows = queryset.order_by().filter(dwz__isnull=False)
+    if wanted is not None:
+        rows = rows.filter(dwz__gte=min(wanted))
+    counts = rows.values("dwz").annotate(n=Count("*")).order_by("-dwz").values_list("dwz", "n")
+    out: dict[int, int] = {}
+    above = 0
+    for dwz, n in counts:
+        out[dwz] = above + 1
+        above += n
+    return out if wanted is None else {v: out[v] for v in wanted if v in out}
+
+
+def top(queryset: QuerySet[Player], *, n: int) -> QuerySet[Player]:
+    """The rows of ``queryset`` ranked ``n`` or better (all who tie with the n-th; unrated rows share the
+    rank after the last rated one)."""
+    border = queryset.order_by(F("dwz").desc(nulls_last=True)).values("dwz_sort")[n - 1 : n]
+    return queryset.filter(dwz_sort__gte=Coalesce(Subquery(border), Value(-1)))
 
 
 def club_members(*, club: Club) -> QuerySet[Player]:

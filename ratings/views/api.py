@@ -143,6 +143,7 @@ def club_players(request: HttpRequest, zps: str) -> JsonResponse:
     members = lists.rating_list().in_club(club)
     if request.GET.get("aktiv") in ("1", "true", "ja"):
         members = members.active()
+    members = lists.ranked(members)
     return _json(
         {
             "club": {

@@ -13,7 +13,7 @@ from django_filters.views import FilterView
 from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
-from ratings.exports import RFC4180, SafeTableExport
+from ratings.exports import RFC4180, SafeTableExport, list_response
 from ratings.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms.public import SearchForm
 from ratings.permissions import user_scope
@@ -77,6 +77,10 @@ class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView)
 
     def get_queryset(self):
         return lists.rating_list()
+
+    def create_export(self, export_format):
+        header, rows = self.get_table(**self.get_table_kwargs()).export_rows()
+        return list_response(export_format, header, rows, filename=self.get_export_filename(export_format))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -46,7 +46,7 @@ def test_club_page(client, e2, e1):
 
 def test_club_page_export_is_the_members_list(client, e2):
     response = client.get("/vereine/C0501/", {"_export": "csv"})
-    text = response.content.decode("utf-8-sig")
+    text = response.getvalue().decode("utf-8-sig")  # streamed
     assert "Müller, Hans" in text and "Gegner1" not in text
     assert "dwz-C0501.csv" in response["Content-Disposition"]
 
@@ -104,8 +104,8 @@ def test_query_counts(client, populate, django_assert_num_queries, item_count):
     with django_assert_num_queries(2):  # count, page
         response = client.get("/turniere/")
     assert len(response.context["table"].page.object_list) == item_count + 1
-    with django_assert_num_queries(6):  # club, count, page, tournaments, past members, figures
+    with django_assert_num_queries(7):  # club, count, page, ranks, tournaments, past members, figures
         response = client.get("/vereine/C0501/")
     assert len(response.context["table"].page.object_list) == item_count + 1
-    with django_assert_num_queries(6):  # organisation, form choices, count, page, children, clubs
+    with django_assert_num_queries(7):  # organisation, form choices, count, page, ranks, children, clubs
         client.get("/verbaende/C00/")
