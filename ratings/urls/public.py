@@ -14,6 +14,7 @@ urlpatterns = [
     path("verbaende/<org_code:code>/vereinsvergleich/", public.club_comparison, name="club-comparison"),
     path("turniere/", public.TournamentListView.as_view(), name="tournament-list"),
     path("turniere/<int:pk>/", public.tournament_detail, name="tournament-detail"),
+    path("turniere/<int:pk>/partien/", public.tournament_games, name="tournament-games"),
     path("turniere/<int:pk>/turnier.trf", tournament_export.tournament_trf, name="tournament-trf"),
     path(
         "turniere/<int:pk>/auswertung.csv", tournament_export.evaluation_csv, name="tournament-evaluation-csv"

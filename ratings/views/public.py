@@ -23,6 +23,9 @@ from ratings.tables import ClubMembersTable, ClubTable, PlayerSearchTable, Ratin
 from ratings.views.tournament_export import standings_context
 
 MAX_PER_PAGE = 200
+# Above this many players a tournament's page leaves the games (progress table, scoresheets: three quarters
+# of a 300-player Swiss's 1 MB) to a request of their own (``tournament_games``).
+LAZY_GAMES_FROM = 60
 
 
 def _sanitised_get(request: HttpRequest) -> None:
@@ -285,8 +288,20 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sort = "rang" if request.GET.get("sort") == "rang" and view.rounds else "nr"
     if sort == "rang":
         rows.sort(key=lambda item: (item[1] is None, item[1].rank if item[1] else 0, item[0].number))
-    context.update({"evaluation_rows": rows, "sort": sort})
+    context.update({"evaluation_rows": rows, "sort": sort, "lazy_games": len(view.rows) > LAZY_GAMES_FROM})
     return render(request, "ratings/public/tournament_detail.html", context)
+
+
+def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
+    """Kreuztabelle or Fortschrittstabelle and the scoresheets: a large tournament's page loads them from
+    here as the reader scrolls to them (HTMX); without JavaScript it is a page of its own."""
+    tournament = tournaments.tournament(pk=pk)
+    if tournament is None:
+        raise Http404(_("Dieses Turnier gibt es nicht."))
+    context = {"tournament": tournament, "view": tournaments.tournament_view(tournament=tournament)}
+    if getattr(request, "htmx", False):
+        return render(request, "ratings/public/_tournament_games.html", context)
+    return render(request, "ratings/public/tournament_games.html", context)
 
 
 def search(request: HttpRequest) -> HttpResponse:

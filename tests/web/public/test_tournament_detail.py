@@ -271,3 +271,22 @@ def test_empty_cells_show_a_dash_and_first_rating_badge_sits_with_the_name(clien
     name_cell, rest = row.split("</td>", 1)
     assert "Erst-DWZ" in name_cell and "Erst-DWZ" not in rest[: rest.index("</tr>")]
     assert '<td class="num d-none d-md-table-cell">–</td>' in rest[: rest.index("</tr>")]  # no DWZ alt
+
+
+def test_large_tournament_loads_its_games_on_their_own(client, e2, monkeypatch):
+    """Above LAZY_GAMES_FROM players the page leaves the progress table and the scoresheets to
+    /turniere/<pk>/partien/: HTMX fetches them as the reader scrolls there; without JavaScript a link."""
+    from ratings.views import public
+
+    monkeypatch.setattr(public, "LAZY_GAMES_FROM", 5)
+    t = e2["tournament"]
+    games_url = reverse("ratings:tournament-games", args=[t.pk])
+    html = client.get(url(t)).content.decode()
+    assert 'id="evaluation-table"' in html and 'id="standings-table"' in html
+    assert 'id="progress-table"' not in html and 'id="scoresheet-1"' not in html
+    assert f'hx-get="{games_url}"' in html and f'href="{games_url}"' in html
+    partial = client.get(games_url, headers={"HX-Request": "true"}).content.decode()
+    assert "<html" not in partial and 'id="progress-table"' in partial and 'id="scoresheet-1"' in partial
+    page = client.get(games_url).content.decode()
+    assert "<html" in page and "Maiturnier" in page and "0,702" in page
+    assert client.get(reverse("ratings:tournament-games", args=[t.pk + 999])).status_code == 404
