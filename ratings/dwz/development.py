@@ -11,13 +11,20 @@ from enum import Enum
 from fractions import Fraction
 
 from .editions import ClassicParameters, CommonParameters, Wo2026Parameters
-from .rounding import rhu, rhu_div, rhu_scaled
+from .rounding import rhu, rhu_div
 
 
 class AgeClass(Enum):
     YOUTH = "youth"
     JUNIOR = "junior"
     ADULT = "adult"
+
+    # Members are singletons compared by identity; the C hash keeps cache keys holding an age class cheap
+    # (Enum's own ``__hash__`` is a Python function).
+    __hash__ = object.__hash__
+
+
+_E0_SCALE = 10**12
 
 
 def age_class(age: int | None, common: CommonParameters) -> AgeClass:
@@ -36,17 +43,18 @@ def classic_e(
     j = {AgeClass.YOUTH: params.j_youth, AgeClass.JUNIOR: params.j_junior, AgeClass.ADULT: params.j_adult}[
         age
     ]
-    e0 = Fraction(r0**4, 10**12) + j
+    # E0 = R0^4 / 10^12 + J, kept as the integer numerator over 10^12: exact, and much cheaper than Fractions.
+    e0 = r0**4 + j * _E0_SCALE
     sbr: Fraction | int = 0
     if age is AgeClass.YOUTH and points >= expected:
         # fB also at W = We exactly (spec §4): then Rn = R0 anyway, only the printed E changes.
         fb = min(max(Fraction(r0, params.fb_divisor), params.fb_min), params.fb_max)
-        e = rhu(e0 * fb)
+        e = rhu_div(e0 * fb.numerator, _E0_SCALE * fb.denominator)
     elif r0 < params.sbr_below and points < expected:
         sbr = Fraction(math.exp((params.sbr_below - r0) / params.sbr_scale)) - 1
-        e = rhu(e0 + sbr)
+        e = rhu(Fraction(e0, _E0_SCALE) + sbr)
     else:
-        e = rhu(e0)
+        e = rhu_div(e0, _E0_SCALE)
     cap = params.e_max_sbr if sbr > 0 else min(params.e_max, params.e_per_index * index)
     # The minimum wins over the cap, so index 0 (cap 0) still gives E = 5.
     return max(params.e_min, min(e, cap))
@@ -75,18 +83,24 @@ def wo2026_k(
         row = params.k0_c
     # Columns 1..10 and ">10"; index 0 uses column 1.
     k0 = row[min(max(index, 1), len(row)) - 1]
-    b: Fraction | int = 1
-    a: Fraction | int = 0
+    # K = K0 * b + a, rounded to k_decimals: as one exact integer division per case.
+    scale = 10**params.k_decimals
     if points < expected:
         if r0 < params.b_below:
-            b = Fraction(r0 + params.u, params.b_below + params.u)
+            # b = (R0 + u) / (b_below + u)
+            k = rhu_div(k0 * (r0 + params.u) * scale, params.b_below + params.u)
+        else:
+            k = k0 * scale
     elif age is AgeClass.YOUTH:
+        # a = (a_youth_below - R0) / t
         if r0 < params.a_youth_below:
-            a = Fraction(params.a_youth_below - r0, params.t)
+            k = rhu_div((k0 * params.t + params.a_youth_below - r0) * scale, params.t)
+        else:
+            k = k0 * scale
     elif r0 < params.a_other_below:
-        a = params.a1 if age is AgeClass.JUNIOR else params.a2
-    k = rhu_scaled(k0 * b + a, params.k_decimals)
-    scale = 10**params.k_decimals
+        k = (k0 + (params.a1 if age is AgeClass.JUNIOR else params.a2)) * scale
+    else:
+        k = k0 * scale
     return max(params.k_min * scale, min(k, params.k_max * scale))
 
 

@@ -90,7 +90,8 @@ def _rating(value: object, what: str) -> int:
 
 
 _game_fields = attrgetter("white", "black", "result")
-_WHITE_SCORE = {str(result): score for result, score in WHITE_SCORE.items()}
+# White's score in thousandths of every valid result code; -1 for a forfeit (never counted).
+_GAME_SCORE = {str(result): WHITE_SCORE.get(result, -1) for result in RESULT_CODES}
 
 
 def _bad_game(k: int, white: int | None, black: int | None, result: str) -> str:
@@ -144,16 +145,26 @@ class _Field:
     def _read_games(self) -> None:
         """Played games per player in input game order; forfeits never count for anybody (spec §3)."""
         pos, opps, scores = self.pos, self.opps, self.scores
+        try:
+            for white_id, black_id, result in map(_game_fields, self.t.games):
+                white, black, s = pos[white_id], pos[black_id], _GAME_SCORE[result]
+                if s >= 0 and white != black:
+                    opps[white].append(black)
+                    scores[white].append(s)
+                    opps[black].append(white)
+                    scores[black].append(1000 - s)
+                elif white == black:
+                    raise KeyError(white_id)
+        except KeyError:
+            pass
+        else:
+            return
+        # A bad game: name the first one in input order.
         for k, (white_id, black_id, result) in enumerate(map(_game_fields, self.t.games)):
-            white, black = pos.get(white_id), pos.get(black_id)
-            if white is None or black is None or white == black or result not in RESULT_CODES:
-                raise UnsupportedInput(_bad_game(k, white, black, result))
-            s = _WHITE_SCORE.get(result)
-            if s is not None:
-                opps[white].append(black)
-                scores[white].append(s)
-                opps[black].append(white)
-                scores[black].append(1000 - s)
+            w, b = pos.get(white_id), pos.get(black_id)
+            if w is None or b is None or w == b or result not in RESULT_CODES:
+                raise UnsupportedInput(_bad_game(k, w, b, result))
+        raise AssertionError("unreachable: a game failed the fast check but passes the full one")
 
     def _select(self) -> None:
         """Valid Restpartien of unrated players (§6.1), Zusatzstufe 1 and 2 (§6.2, §6.3)."""
@@ -183,13 +194,16 @@ class _Field:
         in2 = self.auswahl1[:]
         for i in self.stage2:
             in2[i] = True
+        if all(in2):
+            return self.opps, [sum(s) for s in self.scores]
+        outside = {i for i in range(self.m) if not in2[i]}
         c_opps: list[list[int]] = []
         c_w: list[int] = []
         for i in range(self.m):
             if not in2[i]:
                 c_opps.append([])
                 c_w.append(0)
-            elif all(in2[o] for o in self.opps[i]):
+            elif outside.isdisjoint(self.opps[i]):
                 c_opps.append(self.opps[i])
                 c_w.append(sum(self.scores[i]))
             else:

@@ -32,6 +32,7 @@ from .types import (
     Status,
     TournamentInput,
     TournamentResult,
+    record,
     sets_rating,
 )
 
@@ -57,7 +58,7 @@ def day_start(date: datetime.date) -> OrderKey:
     return (date, -1, 0, "", 0)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PlayerState:
     dwz: int | None = None
     index: int | None = None
@@ -69,7 +70,7 @@ class PlayerState:
         return self.dwz is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class TournamentEvent:
     key: Hashable
     order: OrderKey
@@ -81,7 +82,7 @@ class TournamentEvent:
     non_members: frozenset[str] = frozenset()  # not members of a DSB club (WO 3.4.3): no DWZ, no Restpartien
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class AdjustmentEvent:
     key: Hashable
     order: OrderKey

@@ -7,9 +7,28 @@ JSON layer (``contract.py``) converts them to numbers with three decimals.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from typing import TypeVar, dataclass_transform
+
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True)
+def record(*, slots: bool) -> Callable[[type[_T]], type[_T]]:
+    """An immutable value class: a dataclass with equality and a hash, read-only for the type checker.
+
+    Not ``frozen=True`` at run time: a frozen dataclass's ``__init__`` sets every field through
+    ``object.__setattr__``, which made building a ``PlayerResult`` 8 times slower (5 µs against 0.6 µs) and
+    was the largest single cost of an evaluation. mypy still rejects assignments to the fields.
+    """
+
+    def wrap(cls: type[_T]) -> type[_T]:
+        return dataclass(slots=slots, unsafe_hash=True)(cls)
+
+    return wrap
 
 
 class Result(StrEnum):
@@ -56,7 +75,7 @@ class EditionName(StrEnum):
     WO2026 = "wo2026"
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class RestpartieValue:
     """A game of an unrated player kept for a later first rating (spec §6.1, §6.10)."""
 
@@ -65,7 +84,7 @@ class RestpartieValue:
     end_date: datetime.date  # end date of the tournament the game was played in
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PlayerInput:
     id: str
     birth_year: int | None = None
@@ -76,14 +95,14 @@ class PlayerInput:
     member: bool = True  # False: not a member of a DSB club (WO 3.4.3); his result is NON_MEMBER
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class GameInput:
     white: str
     black: str
     result: str  # one of RESULT_CODES
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class TournamentInput:
     end_date: datetime.date
     players: tuple[PlayerInput, ...]
@@ -92,7 +111,7 @@ class TournamentInput:
     name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class PlayerResult:
     id: str
     status: str  # Status value
@@ -114,7 +133,7 @@ class PlayerResult:
     entry_rating: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class TournamentResult:
     edition: str  # EditionName value
     players: tuple[PlayerResult, ...]
