@@ -1,12 +1,21 @@
 """Benchmark of the DWZ engine (not a test): ``.venv/bin/python bench/engine.py [--tournaments N]``.
 
-Generates seeded random tournaments (6-60 players; round robin up to 16 players, Swiss above; rated players
-of all ages, some unrated, some FIDE-only; end dates in both editions) and evaluates each with one
-``evaluate`` call, ``--repeat`` times. Prints JSON lines: per run the CPU time (``time.process_time``, which a
-busy machine disturbs less than wall time), player-evaluations per CPU second and the CPU time per
-tournament (mean and median). In the same run it times elochess 0.5.0's DWZ update
-(``DwzCalculator.update_rating``, classic formula only, no performance/level/first ratings) on the same
-established players (rated, at least one game against a rated player).
+Generates seeded random tournaments (6-60 players; round robin up to 16 players, Swiss above) and prints JSON
+lines with CPU times (``time.process_time``, which a busy machine disturbs less than wall time) and
+player-evaluations per CPU second, for two comparisons with elochess 0.5.0's DWZ update
+(``DwzCalculator.update_rating``: the classic formula only, no performance, level or first ratings):
+
+* ``"variant": "fair"``: like for like. Every player rated (DWZ and index), end dates before 2016-08-01
+  (classic rules, before the Ausnahmespieler rule, which elochess does not know), no forfeits, so both
+  sides rate the same players from the same games under the same formula. Both start from the same plain
+  tuples (players, games) and both timings include building their input: ``TournamentInput`` and
+  ``evaluate`` here, opponent lists, scores and one ``update_rating`` per player there. Also reports how
+  many new ratings agree.
+* ``"variant": "full"``: our engine with everything (rated players of all ages, some unrated with
+  Restpartien, some FIDE-only, forfeits, both rule editions, Ausnahmespieler, first ratings) against
+  elochess as it is: ready-made opponent lists (building them not timed) for the established players
+  (rated, at least one game against a rated player), games against players who get a first rating in the
+  same tournament dropped, the Ausnahmespieler ignored and the classic formula after 2026-06-07 too.
 """
 
 from __future__ import annotations
@@ -54,15 +63,22 @@ def _swiss_pairs(rnd: random.Random, m: int, rounds: int, points: list[float], m
     return all_rounds
 
 
-def generate(n: int, seed: int) -> list[TournamentInput]:
+FAIR_FIRST, FAIR_LAST = datetime.date(2005, 1, 1), datetime.date(2016, 7, 31)
+
+
+def generate(n: int, seed: int, *, fair: bool = False) -> list[TournamentInput]:
+    """``fair``: every player rated, classic rules before the Ausnahmespieler rule, no forfeits."""
     rnd = random.Random(seed)
     out = []
+    first, days = datetime.date(2012, 1, 1), 365 * 19
+    if fair:
+        first, days = FAIR_FIRST, (FAIR_LAST - FAIR_FIRST).days
     for t in range(n):
         m = rnd.randint(6, 60)
-        end = datetime.date(2012, 1, 1) + datetime.timedelta(days=rnd.randint(0, 365 * 19))
+        end = first + datetime.timedelta(days=rnd.randint(0, days))
         players, strength = [], []
         for i in range(m):
-            kind = rnd.random()
+            kind = 0.0 if fair else rnd.random()
             s = min(2750, max(350, int(rnd.gauss(1600, 380))))
             birth = rnd.randint(end.year - 85, end.year - 6)
             if kind < 0.84:
@@ -90,11 +106,67 @@ def generate(n: int, seed: int) -> list[TournamentInput]:
         points = [0.0] * m
         for rnd_pairs in pairings:
             for a, b in rnd_pairs:
-                res = "+-" if rnd.random() < 0.01 else _result(rnd, strength[a], strength[b])
+                res = "+-" if not fair and rnd.random() < 0.01 else _result(rnd, strength[a], strength[b])
                 points[a] += {"1-0": 1, "1/2-1/2": 0.5}.get(res, 0)
                 points[b] += {"0-1": 1, "1/2-1/2": 0.5}.get(res, 0)
                 games.append(GameInput(f"p{a}", f"p{b}", res))
         out.append(TournamentInput(end_date=end, players=tuple(players), games=tuple(games), code=f"T{t}"))
+    return out
+
+
+Raw = tuple[datetime.date, tuple[tuple[str, int | None, int, int], ...], tuple[tuple[str, str, str], ...]]
+_SCORE = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+
+
+def raw_tournaments(tournaments: list[TournamentInput]) -> list[Raw]:
+    """The fair variant's common starting point: plain tuples, (id, birth year, DWZ, index) and games."""
+    return [
+        (
+            t.end_date,
+            tuple((p.id, p.birth_year, p.dwz, p.index or 0) for p in t.players if p.dwz is not None),
+            tuple((g.white, g.black, g.result) for g in t.games),
+        )
+        for t in tournaments
+    ]
+
+
+def ours_fair(raw: list[Raw]) -> list[dict[str, int]]:
+    """Build the engine input from the tuples and evaluate: the new DWZ of every player with games."""
+    out = []
+    for end, players, games in raw:
+        t = TournamentInput(
+            end_date=end,
+            players=tuple(PlayerInput(pid, birth, dwz, index) for pid, birth, dwz, index in players),
+            games=tuple(GameInput(w, b, r) for w, b, r in games),
+        )
+        out.append({p.id: p.dwz_new for p in evaluate(t).players if p.n})
+    return out
+
+
+def elochess_fair(raw: list[Raw]) -> list[dict[str, int]]:
+    """The same with elochess: opponent ratings and score per player, one ``update_rating`` each."""
+    from elochess.dwz import DwzCalculator
+
+    update = DwzCalculator.update_rating
+    out = []
+    for end, players, games in raw:
+        rating = {pid: dwz for pid, _, dwz, _ in players}
+        opponents: dict[str, list[int]] = {pid: [] for pid in rating}
+        score = dict.fromkeys(rating, 0.0)
+        for w, b, r in games:
+            s = _SCORE[r]
+            opponents[w].append(rating[b])
+            opponents[b].append(rating[w])
+            score[w] += s
+            score[b] += 1.0 - s
+        year = end.year
+        out.append(
+            {
+                pid: update(dwz, opponents[pid], score[pid], age=year - (birth or year - 30), index=index)
+                for pid, birth, dwz, index in players
+                if opponents[pid]
+            }
+        )
     return out
 
 
@@ -127,56 +199,86 @@ def main() -> None:
     parser.add_argument("--tournaments", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeat", type=int, default=3, help="timed runs over the same tournaments")
-    parser.add_argument("--profile", action="store_true", help="cProfile one engine run instead")
+    parser.add_argument("--variant", choices=["fair", "full", "both"], default="both")
+    parser.add_argument("--profile", action="store_true", help="cProfile one full engine run")
     args = parser.parse_args()
-
-    t0 = time.perf_counter()
-    tournaments = generate(args.tournaments, args.seed)
-    n_players = sum(len(t.players) for t in tournaments)
-    n_games = sum(len(t.games) for t in tournaments)
-    _emit(
-        event="generated", tournaments=len(tournaments), players=n_players, games=n_games,
-        seconds=round(time.perf_counter() - t0, 2),
-    )  # fmt: skip
     if args.profile:
         import cProfile
         import pstats
 
+        tournaments = generate(args.tournaments, args.seed)
         profiler = cProfile.Profile()
         profiler.runcall(lambda: [evaluate(t) for t in tournaments])
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         return
+    if args.variant in ("fair", "both"):
+        fair(args)
+    if args.variant in ("full", "both"):
+        full(args)
 
+
+def fair(args: argparse.Namespace) -> None:
+    raw = raw_tournaments(generate(args.tournaments, args.seed, fair=True))
+    _generated("fair", raw)
+    for rep in range(1, args.repeat + 1):
+        ours, ours_s = _cpu(ours_fair, raw)
+        theirs, theirs_s = _cpu(elochess_fair, raw)
+        n = sum(map(len, ours))
+        assert n == sum(map(len, theirs))  # the same players rated on both sides
+        agree = sum(o[pid] == e[pid] for o, e in zip(ours, theirs, strict=True) for pid in o)
+        for engine, seconds in (("dwzsite", ours_s), ("elochess", theirs_s)):
+            _emit(
+                variant="fair", engine=engine, rep=rep, player_evaluations=n, cpu_s=round(seconds, 3),
+                player_evaluations_per_cpu_s=round(n / seconds),
+            )  # fmt: skip
+        _emit(variant="fair", rep=rep, same_new_dwz=agree, player_evaluations=n)
+
+
+def full(args: argparse.Namespace) -> None:
+    tournaments = generate(args.tournaments, args.seed)
+    _generated("full", tournaments)
     for rep in range(1, args.repeat + 1):
         cpu = time.process_time
         per_call: list[float] = []
         results = []
-        wall0 = time.perf_counter()
         for t in tournaments:
             c0 = cpu()
             results.append(evaluate(t))
             per_call.append(cpu() - c0)
-        wall = time.perf_counter() - wall0
         cpu_s = sum(per_call)
         established = sum(1 for r in results for p in r.players if p.status == "rated" and p.n > 0)
         first = sum(1 for r in results for p in r.players if p.status == "first")
         _emit(
-            event="engine", rep=rep, tournaments=len(tournaments), follow_up=established, first=first,
-            wall_s=round(wall, 3), cpu_s=round(cpu_s, 3),
+            variant="full", engine="dwzsite", rep=rep, tournaments=len(tournaments), follow_up=established,
+            first=first, cpu_s=round(cpu_s, 3),
             player_evaluations_per_cpu_s=round((established + first) / cpu_s),
             us_per_tournament_mean=round(cpu_s / len(per_call) * 1e6),
             us_per_tournament_median=round(statistics.median(per_call) * 1e6),
         )  # fmt: skip
-
-    calls = elochess_calls(tournaments)
+    calls = elochess_calls(tournaments)  # not timed: elochess as benchmarked so far
     from elochess.dwz import DwzCalculator
 
     update = DwzCalculator.update_rating
+    for rep in range(1, args.repeat + 1):
+        c0 = time.process_time()
+        for r0, opps, score, age, index in calls:
+            update(r0, opps, score, age=age, index=index)
+        elo_s = time.process_time() - c0
+        _emit(
+            variant="full", engine="elochess", rep=rep, player_evaluations=len(calls), cpu_s=round(elo_s, 3),
+            player_evaluations_per_cpu_s=round(len(calls) / elo_s),
+        )  # fmt: skip
+
+
+def _cpu(function, *args):  # type: ignore[no-untyped-def]
     c0 = time.process_time()
-    for r0, opps, score, age, index in calls:
-        update(r0, opps, score, age=age, index=index)
-    elo_s = time.process_time() - c0
-    _emit(event="elochess", calls=len(calls), cpu_s=round(elo_s, 3), per_cpu_s=round(len(calls) / elo_s))
+    result = function(*args)
+    return result, time.process_time() - c0
+
+
+def _generated(variant: str, tournaments: list) -> None:
+    players = sum(len(t[1]) if isinstance(t, tuple) else len(t.players) for t in tournaments)
+    _emit(event="generated", variant=variant, tournaments=len(tournaments), players=players)
 
 
 def _emit(**fields: object) -> None:
