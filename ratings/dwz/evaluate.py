@@ -30,7 +30,7 @@ from .expectation import expected_score, unrounded_expected_sum
 from .first_rating import IterationPlayer, iterate, map_first_rating, qualifies, restpartie_valid, start_value
 from .performance import level
 from .rounding import rhu_div
-from .search import HIGH, LOW, MAX_N, packed_sum, rounded_at, solve, solve_in_range
+from .search import HIGH, LOW, MAX_N, OFFSET, PACKED, rounded_at, solve, solve_in_range
 from .types import (
     RESULT_CODES,
     WHITE_SCORE,
@@ -128,33 +128,35 @@ class _Field:
     def _read_players(self, players: tuple[PlayerInput, ...]) -> None:
         """R0: the DWZ, else the FIDE Elo (take-over); a DWZ always wins (spec §2)."""
         self.pos: dict[str, int] = {}
+        pos, r0 = self.pos, self.r0
         for i, p in enumerate(players):
-            if p.id in self.pos:
+            if p.id in pos:
                 raise UnsupportedInput(f"players[{i}].id: duplicate id {p.id!r}")
-            self.pos[p.id] = i
-            if p.birth_year is not None and not _is_int(p.birth_year):
+            pos[p.id] = i
+            if p.birth_year is not None and type(p.birth_year) is not int:
                 raise UnsupportedInput(f"players[{i}].birth_year: not an integer: {p.birth_year!r}")
             if p.dwz is not None:
-                self.r0[i] = _rating(p.dwz, f"players[{i}].dwz")
-                if p.index is not None and (not _is_int(p.index) or p.index < 0):
+                # The messages are only formatted for bad input: this runs for every player.
+                r0[i] = p.dwz if type(p.dwz) is int else _rating(p.dwz, f"players[{i}].dwz")
+                if p.index is not None and (type(p.index) is not int or p.index < 0):
                     raise UnsupportedInput(f"players[{i}].index: not a non-negative integer: {p.index!r}")
             elif p.fide_elo is not None:
-                self.r0[i] = _rating(p.fide_elo, f"players[{i}].fide_elo")
+                r0[i] = _rating(p.fide_elo, f"players[{i}].fide_elo")
                 self.takeover[i] = True
 
     def _read_games(self) -> None:
         """Played games per player in input game order; forfeits never count for anybody (spec §3)."""
         pos, opps, scores = self.pos, self.opps, self.scores
         try:
-            for white_id, black_id, result in map(_game_fields, self.t.games):
-                white, black, s = pos[white_id], pos[black_id], _GAME_SCORE[result]
+            for g in self.t.games:
+                white, black, s = pos[g.white], pos[g.black], _GAME_SCORE[g.result]
                 if s >= 0 and white != black:
                     opps[white].append(black)
                     scores[white].append(s)
                     opps[black].append(white)
                     scores[black].append(1000 - s)
                 elif white == black:
-                    raise KeyError(white_id)
+                    raise KeyError(g.white)
         except KeyError:
             pass
         else:
@@ -229,6 +231,7 @@ class _State:
     first: dict[int, int] = field(default_factory=dict)  # first ratings
     perf: dict[int, int] = field(default_factory=dict)  # performances of rated players with n >= 5
     we: dict[int, int] = field(default_factory=dict)  # f(R0) seen by the performance search
+    ratings: dict[int, list[int]] = field(default_factory=dict)  # opponents' entry ratings, where known
 
 
 def _entry_ratings(f: _Field) -> _State:
@@ -237,8 +240,7 @@ def _entry_ratings(f: _Field) -> _State:
     if f.zus:
         _first_ratings(f, state)
     perf_players = [i for i in range(f.m) if f.rated[i] and len(f.c_opps[i]) >= f.common.min_games]
-    for i in perf_players:
-        _performance(f, state, i)
+    _performances(f, state, perf_players)
     if not perf_players or f.t.end_date < f.common.ausnahme_from:
         return state
     margin = f.common.ausnahme_margin
@@ -255,11 +257,11 @@ def _entry_ratings(f: _Field) -> _State:
         second.entry[i] = rating
     # Counted games are symmetric: the players to redo are the opponents of those whose entry changed.
     redo = {o for j, rating in second.entry.items() if state.entry[j] != rating for o in f.c_opps[j]}
+    _performances(f, second, [i for i in perf_players if i in redo], hints=state.perf)
     for i in perf_players:
-        if i in redo:
-            _performance(f, second, i, hint=state.perf[i])
-        else:
+        if i not in redo:
             second.perf[i] = state.perf[i]
+            second.ratings[i] = state.ratings[i]
             if i in state.we:
                 second.we[i] = state.we[i]
     return second
@@ -289,24 +291,34 @@ def _first_ratings(f: _Field, state: _State) -> None:
         entry[i] = rating
 
 
-def _performance(f: _Field, state: _State, i: int, hint: int | None = None) -> None:
-    """Performance of rated player ``i`` with n >= 5 (spec §7.3); also keeps f(R0), his per-game We."""
-    opponents = [state.entry[o] for o in f.c_opps[i]]
-    w, n, r0 = f.c_w[i], len(opponents), f.r0[i]
-    packed = None
-    if n <= MAX_N and min(opponents) >= LOW and max(opponents) <= HIGH:
-        # One pass at R0 gives We = f(R0) and the start of the search.
-        packed = packed_sum(r0, opponents)
-        state.we[i] = rounded_at(packed)
-    if w == 0 or w == 1000 * n:
-        # 0 % / 100 %: a fictitious draw against the level (spec §7.3).
-        state.perf[i] = solve([*opponents, rhu_div(sum(opponents), n)], w + 500, hint)
-    elif packed is None:
-        state.perf[i] = solve(opponents, w, hint if hint is not None else r0)
-    elif hint is None:
-        state.perf[i] = solve_in_range(opponents, w, r0, packed)
-    else:
-        state.perf[i] = solve_in_range(opponents, w, hint)
+def _performances(f: _Field, state: _State, players: list[int], hints: dict[int, int] | None = None) -> None:
+    """Performances of rated players with n >= 5 (spec §7.3); also keeps f(R0), their per-game We.
+
+    ``hints``: earlier performances near the answers (pass 2); without them the search starts at R0.
+    """
+    entry, c_opps, c_w, r0s = state.entry, f.c_opps, f.c_w, f.r0
+    perf, we, ratings = state.perf, state.we, state.ratings
+    table = PACKED
+    for i in players:
+        opponents = [entry[o] for o in c_opps[i]]
+        ratings[i] = opponents
+        w, n, r0 = c_w[i], len(opponents), r0s[i]
+        hint = None if hints is None else hints[i]
+        packed = None
+        if n <= MAX_N and min(opponents) >= LOW and max(opponents) <= HIGH:
+            # One pass at R0 gives We = f(R0) and the start of the search.
+            r = r0 + OFFSET
+            packed = sum([table[r - o] for o in opponents])
+            we[i] = rounded_at(packed)
+        if w == 0 or w == 1000 * n:
+            # 0 % / 100 %: a fictitious draw against the level (spec §7.3).
+            perf[i] = solve([*opponents, rhu_div(sum(opponents), n)], w + 500, hint)
+        elif packed is None:
+            perf[i] = solve(opponents, w, hint if hint is not None else r0)
+        elif hint is None:
+            perf[i] = solve_in_range(opponents, w, r0, packed)
+        else:
+            perf[i] = solve_in_range(opponents, w, hint)
 
 
 _FIRST_CACHE: dict[tuple[str, int], int] = {}
@@ -342,7 +354,9 @@ def _rated_result(f: _Field, state: _State, i: int) -> PlayerResult:
     else:
         index_old = p.index or 0
         index_used, index_new = index_old, index_old + 1
-    opponents = [state.entry[o] for o in f.c_opps[i]]
+    opponents = state.ratings.get(i)
+    if opponents is None:
+        opponents = [state.entry[o] for o in f.c_opps[i]]
     n = len(opponents)
     if n == 0:
         # Not evaluated: no coefficient, DWZ and index unchanged (spec §3).

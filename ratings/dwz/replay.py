@@ -111,12 +111,16 @@ def gives_rating(result: PlayerResult) -> bool:
     return sets_rating(result.status, result.n)
 
 
+_FIRST, _RATED, _NOT_RATED = Status.FIRST.value, Status.RATED.value, Status.NOT_RATED.value
+
+
 def advance(state: PlayerState, result: PlayerResult, end_date: datetime.date) -> PlayerState:
     """The player's state after one tournament result (stored Restpartien only come in ``result``)."""
-    if gives_rating(result):
+    status = result.status
+    if status == _FIRST or (status == _RATED and result.n > 0):  # gives_rating(result), inlined: hot
         # A rating consumes all Restpartien (WO 3.4.3 / spec §6.10).
         return PlayerState(result.dwz_new, result.index_new, state.fide_elo, ())
-    if result.status == Status.NOT_RATED and result.restpartien:
+    if status == _NOT_RATED and result.restpartien:
         # Expired games can never become valid again later (dates only grow): drop them here.
         kept = tuple(rp for rp in state.restpartien if restpartie_valid(rp, end_date))
         return PlayerState(state.dwz, state.index, state.fide_elo, kept + result.restpartien)
@@ -131,20 +135,20 @@ def tournament_input(event: TournamentEvent, states: Mapping[str, PlayerState]) 
         s = get(pid) or EMPTY
         member = pid not in non_members
         if s.dwz is not None:
-            players.append(PlayerInput(pid, birth_year, s.dwz, s.index or 0, member=member))
+            players.append(PlayerInput(pid, birth_year, s.dwz, s.index or 0, None, (), member))
         elif s.fide_elo is not None:
-            players.append(PlayerInput(pid, birth_year, fide_elo=s.fide_elo, member=member))
+            players.append(PlayerInput(pid, birth_year, None, None, s.fide_elo, (), member))
         else:
             rps = s.restpartien
             valid = tuple(rp for rp in rps if restpartie_valid(rp, end_date)) if rps else ()
-            players.append(PlayerInput(pid, birth_year, restpartien=valid, member=member))
-    return TournamentInput(
-        end_date=event.end_date, players=tuple(players), games=event.games, code=event.code, name=event.name
-    )
+            players.append(PlayerInput(pid, birth_year, None, None, None, valid, member))
+    return TournamentInput(event.end_date, tuple(players), event.games, event.code, event.name)
 
 
 def normalise(result: TournamentResult, members: Callable[[str], bool]) -> TournamentResult:
     """Restpartien are kept only for DSB members (WO 3.4.3): drop the others' from the result."""
+    if not any(p.restpartien for p in result.players):
+        return result
     players = tuple(
         p if not p.restpartien or members(p.id) else dataclasses.replace(p, restpartien=())
         for p in result.players
