@@ -46,8 +46,11 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# pytest-xdist: one worker per core (each with its own test database, suffixed by pytest-django), a test
+# file stays on one worker so module fixtures are built once. PYTEST_WORKERS=0 runs in one process.
+PYTEST_WORKERS ?= auto
 test: messages lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache

@@ -1,5 +1,8 @@
 import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +33,26 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "locale": "de-DE"}
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite_template(tmp_path_factory) -> Path:
+    """A SQLite file with every migration applied, made once per session (per xdist worker): commands run in
+    a subprocess cannot see the test database, and migrating a fresh file takes seconds."""
+    db = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"}
+    env |= {"DJANGO_SETTINGS_MODULE": "dwzsite.settings_test", "DATABASE_URL": f"sqlite:///{db}"}
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=root, env=env, check=True)
+    return db
+
+
+@pytest.fixture
+def migrated_sqlite(migrated_sqlite_template, tmp_path) -> Path:
+    """A fresh, migrated, empty SQLite file of this test's own."""
+    db = tmp_path / "db.sqlite3"
+    shutil.copyfile(migrated_sqlite_template, db)
+    return db
 
 
 # Test kinds by folder: the pure engine and file formats are unit tests, the browser tests end-to-end,

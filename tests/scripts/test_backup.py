@@ -3,6 +3,7 @@ ratings pass ``recalculate --verify``; a copy with a wrong stored rating fails t
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -40,15 +41,15 @@ def run(db: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory):
+def source(tmp_path_factory, migrated_sqlite_template):
     """A migrated SQLite database with one evaluated tournament, built by the real commands."""
     folder = tmp_path_factory.mktemp("backup")
     db = folder / "site.sqlite3"
+    shutil.copyfile(migrated_sqlite_template, db)
     data = folder / "turnier.json"
     data.write_text(json.dumps(TOURNAMENT), encoding="utf-8")
-    for args in (("manage.py", "migrate", "--no-input"), ("manage.py", "import_tournament", str(data))):
-        result = run(db, *args)
-        assert result.returncode == 0, result.stderr
+    result = run(db, "manage.py", "import_tournament", str(data))
+    assert result.returncode == 0, result.stderr
     return db
 
 

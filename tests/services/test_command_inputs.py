@@ -147,12 +147,14 @@ def test_dwz_evaluate_survives_a_reader_that_goes_away(tmp_path):
     call_command("dwz_evaluate", str(path), stdout=_GoneReader())
 
 
-def test_import_tournament_piped_into_head_keeps_the_import(tmp_path):
+def test_import_tournament_piped_into_head_keeps_the_import(tmp_path, migrated_sqlite):
     """The real pipe, in a process of its own on a SQLite file: no traceback, the tournament stays."""
-    db = tmp_path / "pipe.sqlite3"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "dwzsite.settings_test", "DATABASE_URL": f"sqlite:///{db}"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "dwzsite.settings_test",
+        "DATABASE_URL": f"sqlite:///{migrated_sqlite}",
+    }
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     path = tmp_path / "t.json"
     path.write_text(json.dumps(_marathon(3)))
     importer = subprocess.Popen(  # import_tournament FILE | head -c 1

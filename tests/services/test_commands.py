@@ -355,7 +355,7 @@ def test_recalculate_from_rejects_a_non_date(since):
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv"])
-def test_export_into_a_closed_pipe_exits_quietly(tmp_path, fmt):
+def test_export_into_a_closed_pipe_exits_quietly(migrated_sqlite, fmt):
     """``export_ratings | head``: the reader leaves early; no BrokenPipeError traceback (a real pipe and a
     real, migrated SQLite file: the subprocess cannot see the test database)."""
     import os
@@ -367,10 +367,9 @@ def test_export_into_a_closed_pipe_exits_quietly(tmp_path, fmt):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "dwzsite.settings_test",
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DATABASE_URL": f"sqlite:///{migrated_sqlite}",
     }
     manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v0"], cwd=root, env=env, check=True)
     proc = subprocess.Popen(
         [*manage, "export_ratings", "--all", "--format", fmt],
         cwd=root,

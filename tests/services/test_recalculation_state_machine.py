@@ -48,7 +48,7 @@ from tests.factories import ClubFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = int(os.environ.get("DWZ_STATE_MACHINE_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("DWZ_STATE_MACHINE_EXAMPLES", "12"))
 STEPS = int(os.environ.get("DWZ_STATE_MACHINE_STEPS", "8"))
 # Both rule editions: the 2026 rules apply from 2026-06-08 on.
 FIRST_DAY = datetime.date(2026, 4, 1)
