@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Field, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -235,7 +235,7 @@ def _organisations(dsb_list: DsbList, report: ImportReport) -> dict[str, Organis
         parent = orgs.get(row.parent) if row.parent and row.parent != code else None
         if code == "000":
             parent = None
-        changes = {}
+        changes: dict[str, str | Organisation] = {}
         if row.name and org.name != row.name[:200]:
             changes["name"] = row.name[:200]
         if parent is not None and org.parent_id != parent.pk and not _is_below(parent, org):
@@ -248,7 +248,8 @@ def _organisations(dsb_list: DsbList, report: ImportReport) -> dict[str, Organis
 
 
 def _is_below(candidate: Organisation, org: Organisation) -> bool:
-    node, depth = candidate, 0
+    node: Organisation | None = candidate
+    depth = 0
     while node is not None and depth < 10:
         if node.pk == org.pk:
             return True
@@ -415,6 +416,13 @@ class _Person:
     def primary(self) -> PlayerRow:
         return self.rows[0]
 
+    @property
+    def written(self) -> _Existing | _NewPlayer:
+        """His player once ``_write_players`` has run (from then on every person has one)."""
+        if self.player is None:
+            raise LookupError(f"line {self.primary.line}: no player before _write_players")
+        return self.player
+
 
 def _people(dsb_list: DsbList, report: ImportReport) -> list[_Person]:
     groups: dict[object, list[PlayerRow]] = {}
@@ -454,10 +462,10 @@ def _match(people: list[_Person], clubs: dict[str, Club]) -> None:
         found = (
             p for c in _chunks(ids) for p in _existing(Player.objects.filter(Q(dsb_id__in=c) | Q(key__in=c)))
         )
-    for player in found:
-        if player.dsb_id:
-            by_id[player.dsb_id] = player
-        by_key[player.key] = player
+    for stored in found:
+        if stored.dsb_id:
+            by_id[stored.dsb_id] = stored
+        by_key[stored.key] = stored
     memberships = defaultdict(list)  # (club pk) -> [(number, player pk)]
     club_ids = {clubs[r.zps].pk for p in people for r in p.rows if r.zps in clubs}
     players_in_clubs: set[int] = set()
@@ -476,7 +484,7 @@ def _match(people: list[_Person], clubs: dict[str, Club]) -> None:
     taken: set[int] = set()
     for person in people:
         row = person.primary
-        player = None
+        player: _Existing | None = None
         if row.person_id:
             player = by_id.get(row.person_id) or by_key.get(row.person_id)
             if player is not None and player.dsb_id not in (None, row.person_id):
@@ -537,6 +545,11 @@ def _status_of(rows: list[PlayerRow]) -> str:
     return PlayerStatus.PASSIVE if statuses and statuses <= {"P"} else PlayerStatus.ACTIVE
 
 
+def _verbose_name(name: str) -> str:
+    field = Player._meta.get_field(name)
+    return str(field.verbose_name) if isinstance(field, Field) else name
+
+
 def _write_players(people: list[_Person], report: ImportReport) -> None:
     keys_taken = set(Player.objects.values_list("key", flat=True))
     now = timezone.now()
@@ -544,8 +557,10 @@ def _write_players(people: list[_Person], report: ImportReport) -> None:
     changed: list[tuple[_Existing, list[str]]] = []
     for person in people:
         row = person.primary
-        values = _wanted(row, person.player)
-        if person.player is None:
+        # Before this loop a person's player is the stored one _match found, or none.
+        player = person.player if isinstance(person.player, _Existing) else None
+        values = _wanted(row, player)
+        if player is None:
             key = row.person_id or _gen1_key(row)
             base, n = key, 1
             while key in keys_taken:
@@ -567,14 +582,13 @@ def _write_players(people: list[_Person], report: ImportReport) -> None:
             person.player = _NewPlayer(0, key, values["surname"], values["first_name"])
             person.outcome = CREATED
             continue
-        player = person.player
         fields = [name for name, value in values.items() if getattr(player, name) != value]
         for name in fields:
             setattr(player, name, values[name])
         if fields:
             changed.append((player, fields))
             person.outcome = UPDATED
-            person.detail.append(", ".join(str(Player._meta.get_field(f).verbose_name) for f in fields))
+            person.detail.append(", ".join(_verbose_name(f) for f in fields))
             report.players_updated += 1
     if new_rows:
         insert_rows(Player, _PLAYER_INSERT, new_rows)
@@ -583,7 +597,7 @@ def _write_players(people: list[_Person], report: ImportReport) -> None:
             if isinstance(person.player, _NewPlayer):
                 person.player.pk = pks[person.player.key]
     report.players_created += len(new_rows)
-    by_fields: dict[tuple[str, ...], list[Player]] = defaultdict(list)
+    by_fields: dict[tuple[str, ...], list[_Existing]] = defaultdict(list)
     for player, fields in changed:
         player.updated_at = now
         by_fields[tuple(sorted(fields))].append(player)
@@ -603,17 +617,17 @@ def _write_memberships(
     listed: dict[tuple[int, int], PlayerRow] = {}
     for person in people:
         for row in person.rows:
-            listed[(person.player.pk, clubs[row.zps].pk)] = row
+            listed[(person.written.pk, clubs[row.zps].pk)] = row
     covered_clubs = {clubs[c.zps].pk for c in dsb_list.clubs if c.zps in clubs} | {
         clubs[r.zps].pk for r in dsb_list.players
     }
-    current: dict[tuple[int, int], Membership] = {}
+    current: dict[tuple[int, int], _Membership] = {}
     for chunk in _chunks(covered_clubs):
         rows = Membership.objects.current().filter(club_id__in=chunk)
         for row in rows.values_list("pk", "player_id", "club_id", "member_number", "status", "valid_from"):
             m = _Membership(*row)
             current[(m.player_id, m.club_id)] = m
-    person_of = {p.player.pk: p for p in people}
+    person_of = {p.written.pk: p for p in people}
     # End what the list no longer has (only by a list at least as new as the membership), but never a
     # membership whose row is in the list and was rejected.
     kept = _rejected_memberships(dsb_list, clubs, current)
@@ -629,20 +643,20 @@ def _write_memberships(
     ended_keys = {(m.player_id, m.club_id) for m in ended}
     ended_ids = {m.pk for m in ended}
     # Free the numbers that move, then write the new ones (numbers are unique among current memberships).
-    updates: list[Membership] = []
+    updates: list[_Membership] = []
     creates: list[tuple] = []
     for (player_id, club_id), row in listed.items():
         number = row.member_number or ""
         status = row.status
-        m = current.get((player_id, club_id))
-        if m is not None and (player_id, club_id) not in ended_keys:
-            if m.member_number != number or m.status != status:
+        known = current.get((player_id, club_id))
+        if known is not None and (player_id, club_id) not in ended_keys:
+            if known.member_number != number or known.status != status:
                 person = person_of[player_id]
                 if person.outcome == UNCHANGED:
                     person.outcome = UPDATED
                 person.detail.append(_("Mitgliedschaft %(zps)s") % {"zps": row.zps})
-                m.member_number, m.status = number, status
-                updates.append(m)
+                known.member_number, known.status = number, status
+                updates.append(known)
         else:
             creates.append((player_id, club_id, number, status, as_of))
             person = person_of[player_id]
@@ -695,7 +709,9 @@ def _write_memberships(
     return set(new_player_ids) - members_before
 
 
-def _rejected_memberships(dsb_list: DsbList, clubs: dict[str, Club], current: dict) -> set[int]:
+def _rejected_memberships(
+    dsb_list: DsbList, clubs: dict[str, Club], current: dict[tuple[int, int], _Membership]
+) -> set[int]:
     if not dsb_list.rejected:
         return set()
     by_number = {(zps, number) for zps, number, _id in dsb_list.rejected if number}
@@ -715,7 +731,7 @@ def _rejected_memberships(dsb_list: DsbList, clubs: dict[str, Club], current: di
     }
 
 
-def _report_ended(ended: list[Membership], clubs: dict[str, Club], report: ImportReport) -> None:
+def _report_ended(ended: list[_Membership], clubs: dict[str, Club], report: ImportReport) -> None:
     zps = {club.pk: code for code, club in clubs.items()}
     names: dict[int, tuple[str, str]] = {}
     for chunk in _chunks({m.player_id for m in ended}):
@@ -752,6 +768,8 @@ def ratings_as_of(player_ids: Iterable[int], date: datetime.date) -> dict[int, t
         for pk, adj_pk, d, dwz, index in RatingAdjustment.objects.filter(
             player_id__in=chunk, date__isnull=False, date__lte=date
         ).values_list("player_id", "pk", "date", "dwz", "index"):
+            if d is None:  # excluded by the filter; this narrows the type
+                continue
             order = adjustment_order(d, adj_pk)
             if pk not in best or order > best[pk][0]:
                 best[pk] = (order, dwz, index)
@@ -794,7 +812,7 @@ def _official_values(people: list[_Person], report: ImportReport, *, umstufung: 
     The list of an Umstufung holds the values after it: a start value (the value before a player's first
     event) is then only given to a player who has none."""
     as_of = report.as_of
-    values = {p.player.pk: p.primary for p in people}
+    values = {p.written.pk: p.primary for p in people}
     inserted = {p.player.pk for p in people if isinstance(p.player, _NewPlayer)}
     existing_ids = [pk for pk in values if pk not in inserted]
     # The dated snapshot of the list's values (formats.md §3.8).
@@ -830,7 +848,7 @@ def _official_values(people: list[_Person], report: ImportReport, *, umstufung: 
     starts = _start_adjustments(existing_ids)
     reset: set[int] = set()
     changed_starts, removed_starts = [], []
-    person_of = {p.player.pk: p for p in people}
+    person_of = {p.written.pk: p for p in people}
     for pk in existing_ids:
         if pk in history:
             continue
@@ -874,7 +892,7 @@ def _official_values(people: list[_Person], report: ImportReport, *, umstufung: 
         have = ours.get(pk, (None, None))
         if (row.dwz, row.index) != have and not (row.dwz is None and have[0] is None):
             report.differences += 1
-            player = person_of[pk].player
+            player = person_of[pk].written
             report.add(
                 "difference",
                 row.line,
@@ -907,19 +925,20 @@ def _umstufung(people: list[_Person], report: ImportReport) -> list[int]:
     """dwz-rules.md §16: each listed player's official value of 2026-06-08 as a dated adjustment, before
     every tournament ending that day (adjustments sort first on their day).
     Returns the adjustments written."""
-    values = {p.player.pk: p.primary for p in people}
+    values = {p.written.pk: p.primary for p in people}
     existing: dict[int, RatingAdjustment] = {}
     for chunk in _chunks(values):
         for a in RatingAdjustment.objects.filter(
             player_id__in=chunk, kind=AdjustmentKind.UMSTUFUNG, date=UMSTUFUNG_DATE
         ):
             existing[a.player_id] = a
-    new, changed = [], []
+    new: list[RatingAdjustment] = []
+    changed: list[RatingAdjustment] = []
     for pk, row in values.items():
         if row.dwz is None:
             continue
-        a = existing.get(pk)
-        if a is None:
+        stored = existing.get(pk)
+        if stored is None:
             new.append(
                 RatingAdjustment(
                     player_id=pk,
@@ -930,9 +949,9 @@ def _umstufung(people: list[_Person], report: ImportReport) -> list[int]:
                     reason=UMSTUFUNG_REASON,
                 )
             )
-        elif (a.dwz, a.index) != (row.dwz, row.index or 0):
-            a.dwz, a.index = row.dwz, row.index or 0
-            changed.append(a)
+        elif (stored.dwz, stored.index) != (row.dwz, row.index or 0):
+            stored.dwz, stored.index = row.dwz, row.index or 0
+            changed.append(stored)
     created = RatingAdjustment.objects.bulk_create(new, batch_size=BATCH)
     update_rows(RatingAdjustment, ["dwz", "index"], ((a.pk, a.dwz, a.index) for a in changed))
     report.adjustments += len(created) + len(changed)
@@ -1004,7 +1023,7 @@ def _import(
     for person in people:
         for row in person.rows:
             outcome = person.outcome
-            report.add(outcome, row.line, person.player.key, person.player.name, "; ".join(person.detail))
+            report.add(outcome, row.line, person.written.key, person.written.name, "; ".join(person.detail))
     report.items.sort(key=lambda item: (item.line is None, item.line or 0))
     step(_("fertig"), total, total)
 
