@@ -11,6 +11,8 @@ import sys
 from decimal import Decimal
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
+
 from ratings.enums import AdjustmentKind, ResultCode
 from ratings.models import (
     Evaluation,
@@ -22,6 +24,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.models.officer import OfficerScope
 from ratings.services import adjustment_save, tournament_save
 from tests.factories import MembershipFactory, PlayerFactory
 
@@ -159,6 +162,18 @@ def club_player(club, surname, dwz, *, index=10, birth_year=1980, number="1"):
 
 
 PASSWORD = "geheim-123"  # of every user the officer tests create
+
+
+def make_user(username, *, staff=False, **scope):
+    """A user with ``PASSWORD``: a superuser with ``staff``, else an officer if a ``scope`` (club= or
+    organisation=) is given, else a plain member."""
+    user_model = get_user_model()
+    if staff:
+        return user_model.objects.create_superuser(username=username, password=PASSWORD, email="")
+    user = user_model.objects.create_user(username=username, password=PASSWORD)
+    if scope:
+        OfficerScope.objects.create(user=user, **scope)
+    return user
 
 
 def grid_data(players, cells: dict[tuple[int, int], str], **extra) -> dict:

@@ -7,11 +7,10 @@ Players A1600, B1500, C1400 (adults, index 10, members of club A) have start val
 import datetime
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from ratings.models import Club, Organisation, Tournament
-from ratings.models.officer import OfficerScope, TournamentEntryMode, TournamentMode
-from tests.builders import PASSWORD, club_player, grid_data  # noqa: F401 - grid_data for older imports
+from ratings.models.officer import TournamentEntryMode, TournamentMode
+from tests.builders import club_player, make_user
 
 
 @pytest.fixture
@@ -32,24 +31,14 @@ def tree(db):
     }
 
 
-def _user(username, *, staff=False, **scope):
-    user_model = get_user_model()
-    if staff:
-        return user_model.objects.create_superuser(username=username, password=PASSWORD, email="")
-    user = user_model.objects.create_user(username=username, password=PASSWORD)
-    if scope:
-        OfficerScope.objects.create(user=user, **scope)
-    return user
-
-
 @pytest.fixture
 def users(tree):
     return {
-        "officer_a": _user("officer_a", club=tree["club_a"]),
-        "officer_lv": _user("officer_lv", organisation=tree["lv"]),
-        "officer_b": _user("officer_b", club=tree["club_b"]),
-        "admin": _user("admin", staff=True),
-        "member": _user("member"),
+        "officer_a": make_user("officer_a", club=tree["club_a"]),
+        "officer_lv": make_user("officer_lv", organisation=tree["lv"]),
+        "officer_b": make_user("officer_b", club=tree["club_b"]),
+        "admin": make_user("admin", staff=True),
+        "member": make_user("member"),
     }
 
 

@@ -25,9 +25,7 @@ from ratings.models import Game, Tournament
 from ratings.models.audit import AuditEvent, AuditObjectType
 from ratings.services import ratings_verify
 from ratings.services.audit import snapshot_diff
-from tests.builders import grid_data, head_data
-
-from .conftest import _user
+from tests.builders import grid_data, head_data, make_user
 
 pytestmark = [
     pytest.mark.skipif(
@@ -136,7 +134,7 @@ def _check(run, players, tournament) -> int:
 
 
 def _officers(tree, n):
-    return [_user(f"officer_{i}", club=tree["club_a"]) for i in range(n)]
+    return [make_user(f"officer_{i}", club=tree["club_a"]) for i in range(n)]
 
 
 def test_two_officers(tree, tournament, players):

@@ -13,8 +13,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from ratings.models import Player
-
-from .conftest import grid_data
+from tests.builders import ger_line, grid_data, player_line, trf
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +132,6 @@ def test_a_nul_byte_in_an_admin_search_is_no_server_error(client, users, path):
 
 def test_a_trf_person_id_with_a_slash_never_becomes_a_key(tree):
     from ratings.services.trf_import import Decision, head_from_file, trf_read, trf_save
-    from tests.formats.test_trf import ger_line, player_line, trf
 
     lines = [
         player_line(1, "Schräg, A", [(2, "w", "1")]),
