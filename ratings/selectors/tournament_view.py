@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ratings.dwz import expected_score
-from ratings.enums import EvaluationStatus, ResultCode
+from ratings.enums import ResultCode
 from ratings.models import Club, Evaluation, Game, Player, Tournament, TournamentEntry
 
 # Results as seen from one side: (points for white, points for black) for display and progress tables.
@@ -128,29 +128,25 @@ class TournamentView:
 
 
 def own_rating_for_expectation(evaluation: Evaluation | None) -> int | None:
-    """The player's own rating in his We: R0 for a rated player (also an Ausnahmespieler, spec §7.4), the
-    final iteration value R_i (stored as his performance) for a first rating (spec §6.9)."""
-    if evaluation is None:
+    """The player's own rating in his We, as the engine stored it: R0 (``dwz_old``) for a player who entered
+    rated, also an Ausnahmespieler, whose ``entry_rating`` is Rh but whose own We uses R0 (spec §7.4); the
+    final iteration value R_i (``performance``) for a first rating (spec §6.9). A non-member (WO 3.4.3)
+    keeps these values under his own status. None for a player outside the calculation (``entry_rating``
+    NULL: not rated; rows stored before that field existed also count as outside until ``recalculate``)."""
+    if evaluation is None or evaluation.entry_rating is None:
         return None
-    if _entered_rated(evaluation) and evaluation.n > 0:
-        return evaluation.dwz_old
-    if _entered_first(evaluation):
-        return evaluation.performance
-    return None
+    return evaluation.dwz_old if evaluation.dwz_old is not None else evaluation.performance
 
 
 def _entered_rated(e: Evaluation) -> bool:
-    """Rated, or a non-member (WO 3.4.3) who entered the calculation with his DWZ or Elo."""
-    return e.status == EvaluationStatus.RATED or (
-        e.status == EvaluationStatus.NON_MEMBER and e.dwz_old is not None
-    )
+    """In the calculation with an R0: rated, or a non-member (WO 3.4.3) who entered with his DWZ or Elo."""
+    return e.entry_rating is not None and e.dwz_old is not None
 
 
 def _entered_first(e: Evaluation) -> bool:
-    """A first rating, or a non-member without a rating who reached a Zusatzstufe (he has an entry rating)."""
-    if e.status == EvaluationStatus.NON_MEMBER:
-        return e.dwz_old is None and e.entry_rating is not None and e.n > 0
-    return e.status == EvaluationStatus.FIRST
+    """In the calculation without an R0: a first rating, or a non-member without a rating who reached a
+    Zusatzstufe."""
+    return e.entry_rating is not None and e.dwz_old is None
 
 
 def _both_first(mine: Evaluation | None, theirs: Evaluation | None) -> bool:
