@@ -1,12 +1,14 @@
 """``recalculate_changes(..., until=...)``: the officer's own tournament at once, the chain after it later."""
 
+import datetime
 import random
 
 import pytest
 from django.db import transaction
+from django.db.models import Q
 
 from ratings.dwz.replay import day_start, tournament_order
-from ratings.models import Evaluation, Game, Player, Tournament
+from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry
 from ratings.services import ratings_verify, recalculate
 from ratings.services.recalculation import Changes, lock_ratings, recalculate_changes
 from tests.builders import random_history, save_tournament, snapshot
@@ -74,13 +76,40 @@ def test_until_evaluates_up_to_the_tournament_and_leaves_the_rest_stored(seed, p
         assert dwz == expected, pk
 
 
-def test_a_replay_from_the_change_on_finishes_the_chain():
+def _move_later(tournament, tournaments):
+    end = tournaments[-2].end_date + datetime.timedelta(days=1)
+    Tournament.objects.filter(pk=tournament.pk).update(start_date=end, end_date=end)
+    return end
+
+
+def _drop_a_player(tournament, _tournaments):
+    entry = TournamentEntry.objects.filter(tournament=tournament).order_by("start_rank").first()
+    Game.objects.filter(tournament=tournament).filter(
+        Q(white_id=entry.player_id) | Q(black_id=entry.player_id)
+    ).delete()
+    entry.delete()
+    return tournament.end_date
+
+
+def _flip(tournament, _tournaments):
+    _flip_results(tournament)
+    return tournament.end_date
+
+
+@pytest.mark.parametrize("change", [_flip, _move_later, _drop_a_player])
+def test_a_replay_from_the_change_on_with_stale_rows_finishes_the_chain(change):
     tournaments = _history(31)
     target = tournaments[1]
-    _flip_results(target)
-    _recalculate_until(target, tournament_order(target.end_date, target.code, target.pk))
+    since = day_start(target.end_date)
+    new_end = change(target, tournaments)
+    until = tournament_order(new_end, target.code, target.pk)
+    with transaction.atomic():
+        lock_ratings()
+        recalculate_changes(Changes(since=since, tournaments=[target.pk]), until=until)
     assert ratings_verify() != []  # later tournaments still hold the old chain
-    recalculate(since=target.end_date)
+    with transaction.atomic():
+        lock_ratings()
+        recalculate_changes(Changes(since=since, everything=True, stale_after=True))
     assert ratings_verify() == []
     finished = snapshot()
     recalculate()

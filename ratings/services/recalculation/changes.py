@@ -64,6 +64,9 @@ class Changes:
     adjustments: Collection[int] = ()
     removed_adjustments: Collection[int] = ()
     everything: bool = False
+    # The stored rows from ``since`` on may be stale (a replay with ``until`` stopped before them): read
+    # each player's state before ``since`` from his history before it, not from his next stored row.
+    stale_after: bool = False
 
 
 @without_cyclic_gc
@@ -83,7 +86,7 @@ def recalculate_changes(
 
     ``until`` stops the replay after the event at that order key: later events keep their stored rows and
     players with a later event keep their stored DWZ, so the database is consistent only up to ``until``
-    until a replay of everything from ``changes.since`` on (``recalculate``) finishes the chain (the
+    until a replay of everything from ``changes.since`` on with ``stale_after`` finishes the chain (the
     background recalculation, ``ratings.services.background``).
     """
     started = time.perf_counter()
@@ -165,6 +168,7 @@ def recalculate_changes(
         stored=stored,
         old_adjustments=old_adjustments,
         start_values=start_values,
+        from_history=changes.stale_after,
     )
 
     # Events carry typed keys so tournament and adjustment pks never collide.

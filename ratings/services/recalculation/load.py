@@ -322,13 +322,15 @@ def states_before(
     stored: dict[int, StoredTournament],
     old_adjustments: list[tuple[OrderKey, int, int]],
     start_values: dict,
+    from_history: bool = False,
 ) -> dict[str, PlayerState]:
     """Each player's state just before ``since``, read off the stored data (spec §9 inputs).
 
     The first stored event at or after ``since`` tells it: an evaluation records the player's input
     (``dwz_old`` / ``index_old``; none for a first rating, a not-rated player or a FIDE take-over).
     Without stored events from there on, his current row is his state. A dated adjustment records
-    nothing of the state before it; then his earlier history is read directly.
+    nothing of the state before it; then his earlier history is read directly. ``from_history`` reads every
+    player's state from his history before ``since`` (the stored rows from there on may be stale).
     """
     # (order, kind, the evaluation row or None for an adjustment)
     first: dict[int, tuple[OrderKey, str, tuple | None]] = {}
@@ -354,6 +356,8 @@ def states_before(
     # A dated adjustment sets the state only from its own date on: tournaments between ``since`` and it
     # need the state before ``since``, which only the earlier history tells.
     fallback = {pk for pk, (_, kind, _) in first.items() if kind == "adjustment"}
+    if from_history:
+        fallback = set(players)
     fallback -= reset
     history = _history_before(fallback, since) if fallback else {}
 
