@@ -31,7 +31,9 @@ makemessages: $(STAMP)
 run: messages
 	DJANGO_DEBUG=True $(BIN)/python manage.py migrate --no-input
 	DJANGO_DEBUG=True $(BIN)/python manage.py seed_demo
-	@# The background worker (DSB list imports) runs as long as the server does.
+	@# The background worker (DSB list imports, long recalculations) runs as long as the server does;
+	@# recalculations a previous worker left unfinished are queued again first.
+	DJANGO_DEBUG=True $(BIN)/python manage.py resume_recalculations
 	@DJANGO_DEBUG=True $(BIN)/python manage.py db_worker --no-startup-delay & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null' EXIT; \
 	DJANGO_DEBUG=True $(BIN)/python manage.py runserver $(HOST):$(PORT)

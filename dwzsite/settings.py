@@ -123,6 +123,13 @@ DATABASES = {
 # How long a rating write waits for the rating lock (a running import or recalculation) before the officer
 # gets "Bitte gleich noch einmal" (HTTP 503, his input kept). gunicorn.conf.py's worker timeout stays above.
 RATING_LOCK_TIMEOUT = int(os.environ.get("DWZ_LOCK_TIMEOUT", "20"))
+# A save whose recalculation is estimated longer than this (seconds) evaluates the officer's own tournament
+# at once and leaves the chain after it to a background job (ratings.services.background). The estimate:
+# player entries of rated tournaments from the change date on x seconds per evaluation (measured end to end).
+RECALCULATION_BACKGROUND_SECONDS = float(os.environ.get("DWZ_BACKGROUND_SECONDS", "5"))
+RECALCULATION_SECONDS_PER_EVALUATION = float(os.environ.get("DWZ_SECONDS_PER_EVALUATION", "0.0001"))
+# A background job waits for the rating lock this many times RATING_LOCK_TIMEOUT before it fails.
+RECALCULATION_LOCK_ATTEMPTS = int(os.environ.get("DWZ_BACKGROUND_LOCK_ATTEMPTS", "180"))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # IMMEDIATE makes every write transaction take SQLite's lock up front, so concurrent
     # recalculations queue (busy_timeout) instead of failing with "database is locked" at once.

@@ -15,3 +15,12 @@ def list_import_task(list_import_id: int) -> int | None:
     if list_import is None:
         return None
     return list_import_run(list_import=list_import).exit_code
+
+
+@task()
+def recalculation_task(job_id: int) -> str | None:
+    """Run a background recalculation (``RecalculationJob``); returns its final status."""
+    from ratings.services.background import job_run
+
+    job = job_run(job_id=job_id)
+    return None if job is None else job.status

@@ -8,6 +8,7 @@ from .evaluation import Evaluation, Restpartie
 from .federation import Club, Organisation
 from .officer import OfficerScope, TournamentEntryMode
 from .player import Membership, Player
+from .recalculation import RecalculationJob, RecalculationJobStatus
 from .tournament import Game, Tournament, TournamentEntry
 
 __all__ = [
@@ -24,6 +25,8 @@ __all__ = [
     "Player",
     "RatingAdjustment",
     "RatingState",
+    "RecalculationJob",
+    "RecalculationJobStatus",
     "Restpartie",
     "Tournament",
     "TournamentDraft",

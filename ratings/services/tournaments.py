@@ -11,12 +11,13 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils.translation import gettext as _
 
-from ratings.dwz.replay import day_start
+from ratings.dwz.replay import day_start, tournament_order
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
 from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry, TournamentEntryMode
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 
 from . import audit
+from .background import recalculate_or_schedule
 from .recalculation import Changes, RecalculationReport, earliest, lock_ratings, recalculate_changes
 
 
@@ -60,6 +61,12 @@ def _stored_since(tournament_id: int | None):
         return None
     first = Evaluation.objects.filter(tournament_id=tournament_id).aggregate(d=Min("end_date"))["d"]
     return None if first is None else day_start(first)
+
+
+def _order(tournament: Tournament):
+    """The tournament's place in the replay (as ``load_tournament_events`` builds it): a save that goes to
+    the background evaluates up to here at once."""
+    return tournament_order(tournament.end_date, tournament.code or None, tournament.pk)
 
 
 class TournamentGone(Exception):
@@ -133,7 +140,12 @@ def tournament_save(
         )
         games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
         since = earliest(old_since, day_start(tournament.end_date))
-        report = recalculate_changes(Changes(since=since, tournaments=[tournament.pk]))
+        report = recalculate_or_schedule(
+            Changes(since=since, tournaments=[tournament.pk]),
+            until=_order(tournament),
+            tournament_id=tournament.pk,
+            user=user,
+        )
         if mode:
             TournamentEntryMode.objects.update_or_create(tournament=tournament, defaults={"mode": mode})
         audit.record_tournament(tournament=tournament, before=before, user=user, action=action)
@@ -184,7 +196,9 @@ def tournament_delete(
         tournament.refresh_from_db()
         since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
         before = audit.tournament_snapshot(tournament)
-        report = recalculate_changes(Changes(since=since, removed_tournaments=[tournament.pk]))
+        report = recalculate_or_schedule(
+            Changes(since=since, removed_tournaments=[tournament.pk]), until=_order(tournament), user=user
+        )
         tournament.delete()
         audit.record_tournament_delete(tournament=tournament, before=before, user=user)
         return report

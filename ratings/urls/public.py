@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ratings.views import calculator, dsb_list, public, tournament_export
+from ratings.views import calculator, dsb_list, public, recalculation, tournament_export
 
 urlpatterns = [
     path("ranglisten/", public.RatingListView.as_view(), name="rating-list"),
@@ -38,4 +38,5 @@ urlpatterns = [
     path("rechner/", calculator.calculator, name="calculator"),
     path("listen/<slug:scope>/<slug:code>/<slug:fmt>/", dsb_list.dsb_list_download, name="dsb-list-download"),
     path("rechner/vorschau/", calculator.calculator_preview, name="calculator-preview"),
+    path("neuberechnung/<int:pk>/", recalculation.recalculation_progress, name="recalculation-progress"),
 ]

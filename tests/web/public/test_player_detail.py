@@ -150,7 +150,8 @@ def test_unknown_player_is_a_friendly_404(client, db):
 @pytest.mark.parametrize("item_count", [1, 3])
 def test_query_count(client, populate, django_assert_num_queries, item_count):
     central = populate(item_count)["central"]
-    with django_assert_num_queries(4):  # player, memberships (+club, organisation), evaluations, adjustments
+    # player, memberships (+club, organisation), evaluations, adjustments, running recalculation
+    with django_assert_num_queries(5):
         response = client.get(url(central))
     assert len(response.context["history"]) == item_count + 2  # start value, club tournament, blitz
 

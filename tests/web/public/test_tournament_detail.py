@@ -78,10 +78,10 @@ def test_unknown_tournament_is_a_friendly_404(client, db):
 @pytest.mark.parametrize("item_count", [1, 3])
 def test_query_count(client, populate, django_assert_num_queries, item_count):
     t = populate(item_count)["tournament"]
-    with django_assert_num_queries(5):  # tournament, entries, evaluations, memberships, games
+    with django_assert_num_queries(6):  # tournament, entries, evaluations, memberships, games, recalculation
         response = client.get(url(t))
     assert len(response.context["view"].rows) == item_count + 1
-    with django_assert_num_queries(5):  # sorted by placing: the same rows
+    with django_assert_num_queries(6):  # sorted by placing: the same rows
         client.get(url(t) + "?sort=rang")
 
 

@@ -1,0 +1,76 @@
+"""Background recalculations: the chain after an officer's save that is too long to wait for."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class RecalculationJobStatus(models.TextChoices):
+    PENDING = "pending", _("wartet")
+    RUNNING = "running", _("läuft")
+    DONE = "done", _("fertig")
+    FAILED = "failed", _("fehlgeschlagen")
+
+
+UNFINISHED = (RecalculationJobStatus.PENDING, RecalculationJobStatus.RUNNING)
+
+
+class RecalculationJob(models.Model):
+    """A replay of every event from ``since`` on, run by the background worker (``ratings.tasks``).
+
+    At most one job is unfinished at a time: a save while one waits moves its ``since`` earlier instead
+    of adding another (``ratings.services.background``). ``status`` is ``running`` from the moment a
+    worker picked it up; ``started_at`` / ``finished_at`` are written in the recalculation's own
+    transaction, so a job is ``done`` exactly when its results are committed.
+    """
+
+    since = models.DateField(_("ab"))
+    status = models.CharField(
+        _("Status"),
+        max_length=10,
+        choices=RecalculationJobStatus.choices,
+        default=RecalculationJobStatus.PENDING,
+    )
+    done = models.PositiveIntegerField(_("ausgewertet"), default=0)
+    total = models.PositiveIntegerField(_("gesamt"), default=0)
+    estimate = models.FloatField(_("geschätzte Dauer (s)"), default=0.0)
+    tournament = models.ForeignKey(
+        "ratings.Tournament",
+        verbose_name=_("Anlass"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("Benutzer"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    attempts = models.PositiveSmallIntegerField(_("Versuche"), default=0)
+    error = models.TextField(_("Fehler"), blank=True)
+    created_at = models.DateTimeField(_("angelegt"), auto_now_add=True)
+    started_at = models.DateTimeField(_("begonnen"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("fertig um"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("Neuberechnung im Hintergrund")
+        verbose_name_plural = _("Neuberechnungen im Hintergrund")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "since"], name="recalc_job_status_since")]
+
+    def __str__(self) -> str:
+        return f"{self.since:%d.%m.%Y} ({self.get_status_display()})"
+
+    @property
+    def unfinished(self) -> bool:
+        return self.status in UNFINISHED
+
+    @property
+    def percent(self) -> int:
+        return self.done * 100 // self.total if self.total else 0

@@ -1,0 +1,194 @@
+"""Recalculations too long for a request: the officer's own tournament at once, the chain after it in the
+background (django-tasks, ``ratings.tasks.recalculation_task``).
+
+* ``recalculate_or_schedule``: the save services' choice. A save whose chain would take longer than
+  ``settings.RECALCULATION_BACKGROUND_SECONDS`` (``recalculation_estimate``) is replayed only up to the
+  saved tournament (``recalculate_changes(..., until=...)``); a ``RecalculationJob`` replays everything
+  from the change date on afterwards.
+* At most one job is unfinished: a save while one waits moves its ``since`` earlier (never later), since
+  the job replays every event from ``since`` on with the inputs it finds when it runs. Everything before
+  the job's ``since`` is consistent at any time; the rows from there on may be stale until it is done
+  (pages say "Neuberechnung läuft").
+* ``job_run``: the task body. It holds the rating lock for the whole replay (two jobs, or a job and a
+  save, never overlap) and marks the job done in the replay's own transaction.
+* ``jobs_resume``: after a worker died (status ``running``, the replay rolled back) enqueue the unfinished
+  jobs again; a duplicate run finds the job done under the lock and stops.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+import traceback
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.models import Exists, F, OuterRef
+from django.utils import timezone
+
+from ratings.dwz.replay import OrderKey, day_start
+from ratings.models import RecalculationJob, RecalculationJobStatus, TournamentEntry
+from ratings.models.recalculation import UNFINISHED
+
+from .recalculation import (
+    Changes,
+    RecalculationReport,
+    is_lock_timeout,
+    lock_ratings,
+    recalculate_changes,
+)
+
+
+def recalculation_estimate(*, since: datetime.date) -> tuple[int, float]:
+    """(player entries of rated tournaments ending on or after ``since``, estimated seconds).
+
+    The entries are what a replay from ``since`` evaluates at most (one indexed count, no evaluation
+    scan); the seconds use ``settings.RECALCULATION_SECONDS_PER_EVALUATION``, measured end to end.
+    """
+    entries = TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since).count()
+    return entries, entries * settings.RECALCULATION_SECONDS_PER_EVALUATION
+
+
+def recalculate_or_schedule(
+    changes: Changes, *, until: OrderKey, tournament_id: int | None = None, user=None
+) -> RecalculationReport:
+    """Recalculate ``changes`` (the lock must be held) at once, or up to ``until`` and schedule the rest."""
+    if changes.since is None:
+        return recalculate_changes(changes)
+    since = changes.since[0]
+    _entries, seconds = recalculation_estimate(since=since)
+    if seconds <= settings.RECALCULATION_BACKGROUND_SECONDS:
+        return recalculate_changes(changes)
+    report = recalculate_changes(changes, until=until)
+    job_schedule(since=since, estimate=seconds, tournament_id=tournament_id, user=user)
+    return report
+
+
+def job_schedule(
+    *, since: datetime.date, estimate: float = 0.0, tournament_id: int | None = None, user=None
+) -> RecalculationJob:
+    """The unfinished job, moved back to ``since`` if that is earlier, or a new one enqueued on commit.
+    The lock must be held (every writer of ``since`` holds it, so a job reads it once, under the lock)."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("job_schedule() must run inside transaction.atomic() with the rating lock")
+    job = RecalculationJob.objects.filter(status__in=UNFINISHED).order_by("pk").first()
+    if job is not None:
+        if since < job.since:
+            job.since = since
+            job.estimate = max(job.estimate, estimate)
+            job.save(update_fields=["since", "estimate"])
+        return job
+    since = min([since, *_unrepaired_failures()])
+    job = RecalculationJob.objects.create(
+        since=since,
+        estimate=estimate,
+        tournament_id=tournament_id,
+        created_by=user if getattr(user, "pk", None) else None,
+    )
+    transaction.on_commit(lambda: job_enqueue(job.pk))
+    return job
+
+
+def _unrepaired_failures() -> list[datetime.date]:
+    """The start dates of failed jobs that no later finished job covered: a new job starts there too."""
+    done = RecalculationJob.objects.filter(
+        status=RecalculationJobStatus.DONE, pk__gt=OuterRef("pk"), since__lte=OuterRef("since")
+    )
+    failed = RecalculationJob.objects.filter(status=RecalculationJobStatus.FAILED).exclude(Exists(done))
+    return list(failed.values_list("since", flat=True))
+
+
+def job_enqueue(job_id: int) -> None:
+    from ratings.tasks import recalculation_task
+
+    recalculation_task.enqueue(job_id)
+
+
+class _Progress:
+    """Writes ``done`` / ``total`` through a second connection, so the progress page sees them while the
+    replay's transaction is open. PostgreSQL only: SQLite has one writer at a time (the page then shows
+    the status and the estimate)."""
+
+    def __init__(self, job_id: int) -> None:
+        self.job_id, self.last, self.alias = job_id, 0.0, ""
+        if connection.vendor == "postgresql":
+            self.alias = f"recalculation-progress-{job_id}"
+            connections[self.alias] = connections.create_connection(DEFAULT_DB_ALIAS)
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if not self.alias or (done < total and now - self.last < 0.5):
+            return
+        self.last = now
+        RecalculationJob.objects.using(self.alias).filter(pk=self.job_id).update(done=done, total=total)
+
+    def close(self) -> None:
+        if self.alias:
+            connections[self.alias].close()
+            del connections[self.alias]
+
+
+def _locked(work: Callable[[], RecalculationJob | None]) -> RecalculationJob | None:
+    """Run ``work`` in a transaction with the rating lock; a background job waits its turn (each wait is
+    ``RATING_LOCK_TIMEOUT`` long, up to ``RECALCULATION_LOCK_ATTEMPTS`` of them)."""
+    attempts = max(1, settings.RECALCULATION_LOCK_ATTEMPTS)
+    for attempt in range(1, attempts + 1):
+        locked = False
+        try:
+            with transaction.atomic():
+                lock_ratings()
+                locked = True
+                return work()
+        except Exception as exc:
+            if locked or attempt == attempts or not is_lock_timeout(exc):
+                raise
+    raise AssertionError("unreachable")
+
+
+def job_run(*, job_id: int) -> RecalculationJob | None:
+    """Replay every event from the job's ``since`` on (the task body). None if the job is unknown or no
+    longer unfinished; re-raises after marking the job failed."""
+    if not RecalculationJob.objects.filter(pk=job_id, status__in=UNFINISHED).update(
+        status=RecalculationJobStatus.RUNNING, attempts=F("attempts") + 1
+    ):
+        return None
+    progress = _Progress(job_id)
+
+    def work() -> RecalculationJob | None:
+        job = RecalculationJob.objects.filter(pk=job_id).first()
+        if job is None or job.status not in UNFINISHED:
+            return job  # a duplicate run (see ``jobs_resume``): the other one finished it
+        job.started_at = timezone.now()
+        report = recalculate_changes(
+            Changes(since=day_start(job.since), everything=True, stale_after=True), progress=progress
+        )
+        job.status = RecalculationJobStatus.DONE
+        job.done = job.total = len(report.tournaments)
+        job.finished_at = timezone.now()
+        job.error = ""
+        job.save(update_fields=["status", "done", "total", "started_at", "finished_at", "error"])
+        return job
+
+    try:
+        return _locked(work)
+    except Exception:
+        RecalculationJob.objects.filter(pk=job_id).update(
+            status=RecalculationJobStatus.FAILED,
+            error=traceback.format_exc(limit=20)[-4000:],
+            finished_at=timezone.now(),
+        )
+        raise
+    finally:
+        progress.close()
+
+
+def jobs_resume() -> list[int]:
+    """Enqueue every unfinished job again (after a worker died; harmless if its worker still lives: the
+    runs queue on the rating lock and the later one finds the job done). Returns their ids."""
+    ids = list(
+        RecalculationJob.objects.filter(status__in=UNFINISHED).order_by("pk").values_list("pk", flat=True)
+    )
+    for pk in ids:
+        job_enqueue(pk)
+    return ids

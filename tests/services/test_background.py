@@ -1,0 +1,225 @@
+"""Long recalculations in the background (issue 16): the officer's own tournament at once, the chain after it
+as a ``RecalculationJob`` run by the task worker (the immediate backend here; one real worker below)."""
+
+import datetime
+import random
+import threading
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django_tasks_db.models import DBTaskResult
+
+from ratings.models import Evaluation, RecalculationJob, RecalculationJobStatus, Tournament
+from ratings.services import ratings_verify, recalculate, tournament_delete
+from ratings.services.background import job_run, jobs_resume, recalculation_estimate
+from tests.builders import random_history, save_tournament, snapshot
+
+pytestmark = pytest.mark.django_db
+
+FLIP = {"1-0": "0-1", "0-1": "1/2-1/2", "1/2-1/2": "1-0"}
+DB_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
+
+
+def _history(seed, n_tournaments=10):
+    rng = random.Random(seed)
+    _, plan = random_history(rng, n_tournaments=n_tournaments)
+    plan.sort(key=lambda x: x[0])
+    return [(save_tournament(m, g, end=e, name=c)[0], m, g) for e, m, g, c in plan]
+
+
+def _correct(saved, position):
+    """Flip every result of the tournament at ``position``: a late correction reaching the later ones."""
+    t, members, games = saved[position]
+    flipped = [(w, b, FLIP[r]) for w, b, r in games]
+    return save_tournament(members, flipped, end=t.end_date, tournament=t)
+
+
+def _names_after(tournament):
+    return set(Tournament.objects.filter(end_date__gt=tournament.end_date).values_list("name", flat=True))
+
+
+def _rows(snap, names):
+    return [row for row in snap["evaluations"] if row[0] in names]
+
+
+def test_estimate_counts_entries_from_the_change_date(settings):
+    saved = _history(3, n_tournaments=4)
+    settings.RECALCULATION_SECONDS_PER_EVALUATION = 0.5
+    first = saved[0][0].end_date
+    entries, seconds = recalculation_estimate(since=first)
+    assert entries == sum(len(m) for _, m, _ in saved)
+    assert seconds == entries * 0.5
+    assert recalculation_estimate(since=first.replace(year=first.year + 10)) == (0, 0.0)
+
+
+def test_a_short_recalculation_runs_at_once_without_a_job():
+    saved = _history(4)
+    _correct(saved, 1)
+    assert not RecalculationJob.objects.exists()
+    assert ratings_verify() == []
+
+
+def test_a_long_one_evaluates_the_own_tournament_and_leaves_the_chain_to_a_job(
+    settings, django_capture_on_commit_callbacks
+):
+    saved = _history(11)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    before = snapshot()
+    target = saved[1][0]
+    later = _names_after(target)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        _, report = _correct(saved, 1)
+    assert report.tournaments == [target.pk]  # only the officer's own tournament at once
+    job = RecalculationJob.objects.get()
+    assert (job.status, job.since, job.tournament_id) == (
+        RecalculationJobStatus.PENDING,
+        target.end_date,
+        target.pk,
+    )
+    assert job.estimate > 0
+    assert _rows(snapshot(), later) == _rows(before, later)
+    assert ratings_verify() != []  # the chain after it is not done yet
+
+    for callback in callbacks:  # the commit enqueues the task; the immediate backend runs it now
+        callback()
+    job.refresh_from_db()
+    assert job.status == RecalculationJobStatus.DONE
+    assert job.total == job.done >= len(later)
+    assert job.started_at is not None and job.finished_at >= job.started_at
+    assert ratings_verify() == []
+    done = snapshot()
+    recalculate()
+    assert snapshot() == done
+
+
+def test_a_save_while_a_job_waits_moves_it_back_instead_of_adding_one(
+    settings, django_capture_on_commit_callbacks
+):
+    saved = _history(23)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    with django_capture_on_commit_callbacks(execute=False) as first:
+        _correct(saved, 5)
+    with django_capture_on_commit_callbacks(execute=False) as second:
+        _correct(saved, 2)
+        _correct(saved, 7)  # later than the job's start: the job replays it anyway
+    assert len(first) == 1 and second == []  # one task for the one job
+    job = RecalculationJob.objects.get()
+    assert job.since == saved[2][0].end_date
+    first[0]()
+    job.refresh_from_db()
+    assert job.status == RecalculationJobStatus.DONE
+    assert ratings_verify() == []
+
+
+def test_deleting_a_tournament_goes_to_the_background_too(settings, django_capture_on_commit_callbacks):
+    saved = _history(31)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    target = saved[0][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_delete(tournament=target)
+    job = RecalculationJob.objects.get()
+    assert (job.status, job.since, job.tournament_id) == (RecalculationJobStatus.DONE, target.end_date, None)
+    assert not Evaluation.objects.filter(tournament_id=target.pk).exists()
+    assert ratings_verify() == []
+
+
+def test_a_failing_job_is_marked_failed_and_a_new_save_starts_a_new_one(
+    settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    saved = _history(5)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    with django_capture_on_commit_callbacks(execute=False):
+        _correct(saved, 0)
+    job = RecalculationJob.objects.get()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("ratings.services.background.recalculate_changes", broken)
+    with pytest.raises(RuntimeError):
+        job_run(job_id=job.pk)
+    job.refresh_from_db()
+    assert job.status == RecalculationJobStatus.FAILED
+    assert "disk full" in job.error
+    assert job_run(job_id=job.pk) is None  # a finished job is never run again
+    monkeypatch.undo()
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(saved, 3)
+    repair = RecalculationJob.objects.get(status=RecalculationJobStatus.DONE)
+    assert repair.since == job.since  # the new job covers the failed one's range too
+    assert ratings_verify() == []
+
+
+# --- real workers, real transactions ---------------------------------------------------------------------
+
+
+def _pending_job(settings, seed, position=1):
+    """A save gone to the background whose task sits in the database queue (no worker yet)."""
+    saved = _history(seed, n_tournaments=8)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    settings.TASKS = DB_TASKS
+    _correct(saved, position)
+    return RecalculationJob.objects.get()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_worker_runs_the_job(settings):
+    job = _pending_job(settings, 41)
+    assert DBTaskResult.objects.filter(status="READY").count() == 1
+    assert ratings_verify() != []
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+    job.refresh_from_db()
+    assert job.status == RecalculationJobStatus.DONE
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+    assert ratings_verify() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_job_whose_worker_died_is_resumed_and_finishes_clean(settings):
+    job = _pending_job(settings, 43)
+    # The worker claimed the task, marked the job running and died: its transaction rolled back.
+    task = DBTaskResult.objects.get()
+    task.claim("dead-worker")
+    RecalculationJob.objects.filter(pk=job.pk).update(status=RecalculationJobStatus.RUNNING, attempts=1)
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+    assert RecalculationJob.objects.get().status == RecalculationJobStatus.RUNNING  # nobody picks it up
+
+    call_command("resume_recalculations", verbosity=0)  # on worker start (``make run``)
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+    job.refresh_from_db()
+    assert (job.status, job.attempts) == (RecalculationJobStatus.DONE, 2)
+    assert ratings_verify() == []
+    call_command("recalculate", verify=True, verbosity=0)  # exit 0: stored state = replay
+    assert jobs_resume() == []
+
+
+@pytest.mark.skipif(
+    connection.vendor == "sqlite",
+    reason="the test database is SQLite's shared-cache memory database: it refuses at once, never waits",
+)
+@pytest.mark.django_db(transaction=True)
+def test_two_background_recalculations_are_serialised_by_the_rating_lock(settings):
+    job = _pending_job(settings, 47)
+    # A second job as a second worker would run it (the services keep one unfinished job; force two).
+    other = RecalculationJob.objects.create(since=job.since - datetime.timedelta(days=30))
+    errors = []
+
+    def run(pk):
+        try:
+            job_run(job_id=pk)
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(pk,)) for pk in (job.pk, other.pk)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    first, second = sorted(RecalculationJob.objects.all(), key=lambda j: j.started_at)
+    assert first.status == second.status == RecalculationJobStatus.DONE
+    assert first.finished_at <= second.started_at  # the lock: one after the other, never overlapping
+    assert ratings_verify() == []
