@@ -21,7 +21,8 @@ Each phase runs in a child process of this script (``--phase``), so its ``peak_r
 ``ru_maxrss`` of that child) is its own, and so is ``cpu_seconds``; one JSON line per phase, with the
 1-minute load average of the (shared) machine in ``load``:
 
-* ``fresh``: full ``recalculate()`` with no evaluations stored;
+* ``fresh``: full ``recalculate()`` with no evaluations stored (it removes them first, untimed, so it can run
+  again on a generated database);
 * ``again``: full ``recalculate()`` again, nothing changed;
 * ``late``: a club round robin of 10 ending one year before the newest tournament, saved through
   ``tournament_save`` as an officer would;
@@ -543,6 +544,19 @@ def prepare_database(url: str, *, replace: bool) -> None:
 
 
 def phase_fresh() -> dict:
+    """A full recalculation with no derived data stored (removed first, not timed)."""
+    from django.db import transaction
+
+    from ratings.models import Evaluation, Player, Restpartie
+
+    with transaction.atomic():
+        Restpartie.objects.all().delete()
+        Evaluation.objects.all().delete()
+        Player.objects.update(dwz=None, index=None, last_evaluated=None)
+    return phase_again()
+
+
+def phase_again() -> dict:
     from ratings.services import recalculate
 
     started = time.perf_counter()
@@ -641,8 +655,11 @@ def page_urls() -> dict[str, str]:
 
 
 def phase_pages(repeat: int = 5) -> dict:
+    import warnings
+
     from django.test import Client, override_settings
 
+    warnings.filterwarnings("ignore", message="No directory at")  # WhiteNoise: no collectstatic needed here
     urls = page_urls()
     pages = {}
     started = time.perf_counter()
@@ -675,7 +692,7 @@ def phase_pages(repeat: int = 5) -> dict:
 
 PHASE_FUNCTIONS = {
     "fresh": phase_fresh,
-    "again": phase_fresh,  # the same full recalculation over the stored rows
+    "again": phase_again,
     "late": phase_late,
     "verify": phase_verify,
     "pages": phase_pages,
@@ -702,6 +719,16 @@ def load_average() -> float:
     return round(os.getloadavg()[0], 2)
 
 
+def commit() -> str:
+    """The commit of the code measured (``+`` if the checkout has uncommitted changes under ratings/)."""
+    git = ["git", "-C", str(ROOT)]
+    head = subprocess.run(
+        [*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run([*git, "status", "--porcelain", "ratings"], capture_output=True, text=True).stdout
+    return head + ("+" if dirty.strip() else "")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--evaluations", type=int, default=200_000)
@@ -716,7 +743,8 @@ def main() -> None:
     if args.phase:
         setup_django(args.database_url)
         result = PHASE_FUNCTIONS[args.phase]()
-        print(json.dumps({"phase": args.phase, **result, "load": load_average()}, default=str), flush=True)
+        line = {"phase": args.phase, **result, "load": load_average(), "commit": commit()}
+        print(json.dumps(line, default=str), flush=True)
         return
 
     phases = [p.strip() for p in args.phases.split(",") if p.strip()]
@@ -734,6 +762,7 @@ def main() -> None:
         built = time.perf_counter() - started
         counts = write(fed, args.seed)
         line = {"phase": "generate", "seconds": time.perf_counter() - started, "build_seconds": built}
+        line["commit"] = commit()
         print(
             json.dumps({**line, "evaluations": counts["entries"], **counts, "load": load_average()}),
             flush=True,
