@@ -10,7 +10,6 @@ from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, Max, OuterRef
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -22,11 +21,11 @@ from ratings.audit_display import with_lines
 from ratings.forms import (
     TournamentHeadForm,
 )
-from ratings.models.draft import TournamentDraft
-from ratings.models.officer import TournamentEntryMode, TournamentMode
-from ratings.models.player import Player
-from ratings.models.tournament import Game, Tournament, TournamentEntry
+from ratings.models.officer import TournamentMode
+from ratings.models.tournament import Tournament
 from ratings.selectors import audit as audit_selectors
+from ratings.selectors import officer as reads
+from ratings.selectors import officer_results as result_reads
 from ratings.services.preview import (
     later_after_delete,
     later_tournaments,
@@ -59,12 +58,8 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 
 @permissions.officer_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    tournaments = (
-        permissions.manageable_tournaments(request.user)
-        .annotate(has_draft=Exists(TournamentDraft.objects.filter(tournament=OuterRef("pk"))))
-        .order_by("-end_date", "-pk")[:100]
-    )
-    scopes = request.user.officer_scopes.select_related("organisation", "club")
+    tournaments = reads.dashboard_tournaments(manageable=permissions.manageable_tournaments(request.user))
+    scopes = reads.officer_scopes(user=request.user)
     return render(
         request,
         "ratings/officer/dashboard.html",
@@ -75,8 +70,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 def _store_report(
     request: HttpRequest, *, title: str, tournament: Tournament | None, report: RecalculationReport
 ):
-    names = dict(Tournament.objects.filter(pk__in=report.tournaments).values_list("pk", "name"))
-    players = Player.objects.in_bulk(list(report.rating_changes))
+    names = reads.tournament_names(pks=report.tournaments)
+    players = reads.players_by_pk(pks=report.rating_changes)
     request.session[REPORT_SESSION_KEY] = {
         "title": title,
         "tournament_id": tournament.pk if tournament and tournament.pk else None,
@@ -98,8 +93,8 @@ def report_view(request: HttpRequest) -> HttpResponse:
         return redirect("ratings:officer-dashboard")
     tournament = None
     if data.get("tournament_id"):
-        tournament = Tournament.objects.filter(pk=data["tournament_id"]).first()
-    keys = dict(Player.objects.filter(pk__in=[c[0] for c in data["changes"]]).values_list("pk", "key"))
+        tournament = reads.tournament_or_none(pk=data["tournament_id"])
+    keys = reads.player_keys(pks=[c[0] for c in data["changes"]])
     changes = [
         {
             "name": name,
@@ -131,7 +126,7 @@ def report_view(request: HttpRequest) -> HttpResponse:
 def _head_form(request: HttpRequest, *, instance: Tournament | None = None, data=None) -> TournamentHeadForm:
     mode = None
     if instance is not None and instance.pk:
-        mode = TournamentEntryMode.objects.filter(tournament=instance).values_list("mode", flat=True).first()
+        mode = result_reads.entry_mode(tournament=instance)
     return TournamentHeadForm(
         data,
         instance=instance,
@@ -180,7 +175,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if tournament is None:
         return tournament_gone(request)
     form = _head_form(request, instance=tournament, data=request.POST or None)
-    max_round = Game.objects.filter(tournament=tournament).aggregate(m=Max("round"))["m"]
+    max_round = reads.last_round(tournament=tournament)
     context: dict = {"version": tournament.version, "status": 200}
     if request.method == "POST":
         context["version"] = posted_version(request.POST)
@@ -209,7 +204,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 _store_report(request, title=_("Turnierkopf gespeichert"), tournament=head, report=report)
                 return redirect("ratings:officer-report")
         tournament.refresh_from_db()
-    players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    players = result_reads.seated_ids(tournament=tournament)
     later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
     context.update(form=form, tournament=tournament, later_count=len(later), trail=_trail(tournament.pk))
     return render(request, "ratings/officer/tournament_form.html", context, status=context.pop("status"))
@@ -233,7 +228,7 @@ def editable_tournament(request: HttpRequest, pk: int) -> Tournament | None:
     deleted: a form of it posted later answers "Turnier wurde inzwischen gelöscht" instead of a 404."""
     if (
         permissions.is_officer(request.user)
-        and not Tournament.objects.filter(pk=pk).exists()
+        and not reads.tournament_exists(pk=pk)
         and audit_selectors.tournament_deleted(tournament_id=pk)
     ):
         return None
@@ -281,14 +276,14 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
                 report=report,
             )
             return redirect("ratings:officer-report")
-    players = list(TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    players = result_reads.seated_ids(tournament=tournament)
     later = later_after_delete(tournament=tournament) if tournament.rated else []
     context |= {
         "tournament": tournament,
         "player_count": len(players),
-        "game_count": Game.objects.filter(tournament=tournament).count(),
-        "evaluated_count": tournament.evaluations.count(),
+        "game_count": reads.game_count(tournament=tournament),
+        "evaluated_count": reads.evaluated_count(tournament=tournament),
         "later_count": len(later),
-        "later": Tournament.objects.filter(pk__in=later[:10]).order_by("end_date", "pk"),
+        "later": reads.tournaments_by_date(pks=later[:10]),
     }
     return render(request, "ratings/officer/tournament_delete.html", context, status=status)

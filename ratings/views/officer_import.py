@@ -22,7 +22,8 @@ from django.views.decorators.http import require_http_methods
 from ratings import permissions
 from ratings.formats.trf import TrfTournament, person_id
 from ratings.forms.trf import TrfHeadForm, TrfUploadForm
-from ratings.models import Club, Organisation, Player, Tournament
+from ratings.models import Club, Organisation, Tournament
+from ratings.selectors import officer as reads
 from ratings.services.trf_import import (
     Decision,
     Head,
@@ -110,7 +111,7 @@ def _decisions(
     errors: list[str] = []
     without_club = False
     keys = {m.trf.start_rank: (post.get(f"k-{m.trf.start_rank}") or "").strip() for m in matches}
-    by_key = {p.key.upper(): p for p in Player.objects.filter(key__in=[k for k in keys.values() if k])}
+    by_key = reads.players_by_key(keys=[k for k in keys.values() if k])
     for m in matches:
         rank = m.trf.start_rank
         choice = post.get(f"p-{rank}", _choice(m))
@@ -267,7 +268,7 @@ def _posted_head(request: HttpRequest, form: TrfHeadForm, tournament: TrfTournam
         organiser_organisation=organiser if isinstance(organiser, Organisation) else None,
         rated=c["rated"],
     )
-    existing = Tournament.objects.filter(code=head.code).first() if head.code else None
+    existing = reads.tournament_by_code(code=head.code) if head.code else None
     if existing is not None and not permissions.can_manage_tournament(request.user, existing):
         raise PermissionDenied
     return head

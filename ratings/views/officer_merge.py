@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from ratings import permissions
 from ratings.models import Player
+from ratings.selectors import officer as reads
 from ratings.services.merge import MergeCheck, duplicate_candidates, merge_check, players_merge
 
 
@@ -33,7 +34,7 @@ def _scope_players(user):
     scope = permissions.user_scope(user)
     if scope.is_staff:
         return None
-    return Player.objects.filter(memberships__club_id__in=scope.club_ids).distinct()
+    return reads.players_of_clubs(club_ids=scope.club_ids)
 
 
 @permissions.officer_required

@@ -15,8 +15,9 @@ from django.views.decorators.http import require_http_methods
 
 from ratings import permissions
 from ratings.folding import search_key
-from ratings.models import Club, Player, Tournament, TournamentDraft
+from ratings.models import Player, Tournament, TournamentDraft
 from ratings.selectors import drafts as draft_selectors
+from ratings.selectors import officer as reads
 from ratings.selectors import search
 from ratings.selectors.participant_lines import players_from_lines
 from ratings.services import drafts as draft_service
@@ -26,10 +27,9 @@ SEARCH_LIMIT = 15
 
 
 def _clubs(request: HttpRequest, tournament: Tournament):
-    clubs = permissions.manageable_clubs(request.user)
-    if tournament.organiser_club_id:
-        clubs = clubs | Club.objects.filter(pk=tournament.organiser_club_id)
-    return clubs.distinct().order_by("name")
+    return reads.participant_clubs(
+        manageable=permissions.manageable_clubs(request.user), organiser_club_id=tournament.organiser_club_id
+    )
 
 
 def _int(value) -> int | None:
@@ -86,44 +86,14 @@ def _apply(request: HttpRequest, tournament: Tournament, draft: TournamentDraft)
     data = request.POST
     ids = list(draft.participants)
     if "lines" in data:
-        found, errors = players_from_lines(data["lines"])
-        added = [p.pk for p in found if p.pk not in ids]
-        if added:
-            messages.success(
-                request,
-                ngettext("%(n)d Teilnehmer hinzugefügt.", "%(n)d Teilnehmer hinzugefügt.", len(added))
-                % {"n": len(added)},
-            )
-        failed = "\n".join(
-            line for line in data["lines"].splitlines() if line.strip() and not _names_any(line, found)
-        )
-        return ids + added, errors, failed if errors else ""
+        return _pasted(request, ids, data["lines"])
     if "add" in data:
         pk = _int(data["add"])
-        if pk is not None and pk not in ids and Player.objects.filter(pk=pk).exists():
+        if pk is not None and pk not in ids and reads.player_exists(pk=pk):
             return [*ids, pk], [], ""
         return None, [], ""
     if "club" in data:
-        club = _clubs(request, tournament).filter(pk=_int(data["club"])).first()
-        if club is None:
-            return None, [_("Bitte einen Verein wählen.")], ""
-        members = [
-            pk
-            for pk in Player.objects.in_club(club)
-            .order_by("surname", "first_name")
-            .values_list("pk", flat=True)
-            if pk not in ids
-        ]
-        messages.success(
-            request,
-            ngettext(
-                "%(n)d Mitglied von %(club)s hinzugefügt.",
-                "%(n)d Mitglieder von %(club)s hinzugefügt.",
-                len(members),
-            )
-            % {"n": len(members), "club": club.name},
-        )
-        return ids + members, [], ""
+        return _club_added(request, tournament, ids, data["club"])
     if "remove" in data:
         pk = _int(data["remove"])
         if any(pk in (g["white"], g["black"]) for g in draft.games):
@@ -136,13 +106,45 @@ def _apply(request: HttpRequest, tournament: Tournament, draft: TournamentDraft)
     return None, [], ""
 
 
+def _pasted(request: HttpRequest, ids: list[int], text: str):
+    """Players found in the pasted lines appended; the lines not found are shown again."""
+    found, errors = players_from_lines(text)
+    added = [p.pk for p in found if p.pk not in ids]
+    if added:
+        messages.success(
+            request,
+            ngettext("%(n)d Teilnehmer hinzugefügt.", "%(n)d Teilnehmer hinzugefügt.", len(added))
+            % {"n": len(added)},
+        )
+    failed = "\n".join(line for line in text.splitlines() if line.strip() and not _names_any(line, found))
+    return ids + added, errors, failed if errors else ""
+
+
+def _club_added(request: HttpRequest, tournament: Tournament, ids: list[int], raw: str):
+    """The current members of the chosen club appended (alphabetical), if the officer may choose it."""
+    club = _clubs(request, tournament).filter(pk=_int(raw)).first()
+    if club is None:
+        return None, [_("Bitte einen Verein wählen.")], ""
+    members = [pk for pk in reads.club_member_ids(club=club) if pk not in ids]
+    messages.success(
+        request,
+        ngettext(
+            "%(n)d Mitglied von %(club)s hinzugefügt.",
+            "%(n)d Mitglieder von %(club)s hinzugefügt.",
+            len(members),
+        )
+        % {"n": len(members), "club": club.name},
+    )
+    return ids + members, [], ""
+
+
 def _names_any(line: str, found: list[Player]) -> bool:
     text = search_key(line)
     return any(search_key(p.key) in text or search_key(p.surname) in text for p in found)
 
 
 def _ordered(tournament: Tournament, ids: list[int], order: str) -> list[int]:
-    players = Player.objects.in_bulk(ids)
+    players = reads.players_by_pk(pks=ids)
     if order == "alpha":
         return sorted(
             ids, key=lambda pk: (search_key(players[pk].surname), search_key(players[pk].first_name))

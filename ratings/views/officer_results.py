@@ -13,8 +13,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ratings import permissions, services
 from ratings.forms import NewPlayerForm, parse_participants
 from ratings.forms.public import SearchForm
-from ratings.models.player import Membership, Player
+from ratings.models.player import Player
 from ratings.models.tournament import Game, TournamentEntry
+from ratings.selectors import officer_results as reads
 from ratings.selectors import search
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
@@ -41,9 +42,8 @@ def _search(query: str, exclude: list[int]) -> list[Player]:
 
 def _clubs_of(players: list[Player]) -> dict[int, str]:
     """The first club of each player, also set as ``player.club_label`` for the templates."""
-    out: dict[int, str] = {}
-    for m in Membership.objects.current().filter(player__in=players).select_related("club").primary_first():
-        out.setdefault(m.player_id, f"{m.club.name} ({m})")
+    memberships = reads.primary_memberships(players=players)
+    out = {pk: f"{m.club.name} ({m})" for pk, m in memberships.items()}
     for p in players:
         p.club_label = out.get(p.pk, "")
     return out

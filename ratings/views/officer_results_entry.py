@@ -18,9 +18,10 @@ from ratings.forms import (
     parse_participants,
     round_robin_initial,
 )
-from ratings.models.officer import TournamentEntryMode, TournamentMode
+from ratings.models.officer import TournamentMode
 from ratings.models.player import Player
-from ratings.models.tournament import Game, Tournament, TournamentEntry
+from ratings.models.tournament import Tournament
+from ratings.selectors import officer_results as reads
 
 SWISS_BLANK_ROWS = 4
 
@@ -73,19 +74,15 @@ class Entry:
         return out
 
 
-def _stored_games(tournament: Tournament) -> list[result_entry.StoredGame]:
-    return list(Game.objects.filter(tournament=tournament).values_list("white_id", "black_id", "result"))
-
-
 def mode_of(tournament: Tournament) -> str:
     """The stored entry mode; without one (seeded or imported tournaments) inferred from the games: round
     robin for none or a single complete round robin the grid can show, Swiss otherwise."""
-    mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
+    mode = reads.entry_mode(tournament=tournament)
     if mode:
         return mode
-    games = _stored_games(tournament)
+    games = reads.stored_games(tournament=tournament)
     if games and not result_entry.unrepresentable_count(games):  # else no need to ask who is seated
-        seated = TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+        seated = reads.seated_ids(tournament=tournament)
         rr = result_entry.is_round_robin(games, seated=seated)
     else:
         rr = not games
@@ -94,7 +91,7 @@ def mode_of(tournament: Tournament) -> str:
 
 def _grid_refusal(tournament: Tournament) -> list[str]:
     """A message when the grid would lose stored games on saving (saving is refused then)."""
-    count = result_entry.unrepresentable_count(_stored_games(tournament))
+    count = result_entry.unrepresentable_count(reads.stored_games(tournament=tournament))
     if not count:
         return []
     return [
@@ -111,29 +108,16 @@ def _grid_refusal(tournament: Tournament) -> list[str]:
     ]
 
 
-def _existing_rounds(tournament: Tournament) -> dict[tuple[int, int], int]:
-    return {
-        (w, b): r
-        for w, b, r in Game.objects.filter(tournament=tournament, black__isnull=False).values_list(
-            "white_id", "black_id", "round"
-        )
-    }
-
-
 def _grid(tournament: Tournament, data: QueryDict, players: list[Player]) -> RoundRobinForm:
     return RoundRobinForm(
-        data, players=players, rounds=tournament.rounds, existing=_existing_rounds(tournament)
+        data, players=players, rounds=tournament.rounds, existing=reads.pairing_rounds(tournament=tournament)
     )
 
 
 def entry_from_db(tournament: Tournament) -> Entry:
-    entries = list(
-        TournamentEntry.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("start_rank", "pk")
-    )
+    entries = reads.entries(tournament=tournament)
     players = [e.player for e in entries]
-    games = list(Game.objects.filter(tournament=tournament))
+    games = reads.games(tournament=tournament)
     entry = Entry(tournament, mode_of(tournament), players)
     entry.non_members = {e.player_id for e in entries if not e.member}
     if entry.is_round_robin:

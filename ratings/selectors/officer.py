@@ -1,0 +1,88 @@
+"""The officer's pages besides results entry: dashboard, report, tournament head and delete, participants,
+file import and player merge. Each function is one query (a QuerySet is lazy: none until evaluated)."""
+
+from __future__ import annotations
+
+from django.db.models import Exists, Max, OuterRef, QuerySet
+
+from ratings.models import Club, Game, OfficerScope, Player, Tournament, TournamentDraft
+
+
+def dashboard_tournaments(*, manageable: QuerySet[Tournament], limit: int = 100) -> QuerySet[Tournament]:
+    """The latest of the ``manageable`` tournaments, each with ``has_draft`` (an entry in progress)."""
+    return manageable.annotate(
+        has_draft=Exists(TournamentDraft.objects.filter(tournament=OuterRef("pk")))
+    ).order_by("-end_date", "-pk")[:limit]
+
+
+def officer_scopes(*, user) -> QuerySet[OfficerScope]:
+    return user.officer_scopes.select_related("organisation", "club")
+
+
+def tournament_names(*, pks) -> dict[int, str]:
+    return dict(Tournament.objects.filter(pk__in=pks).values_list("pk", "name"))
+
+
+def tournament_or_none(*, pk: int) -> Tournament | None:
+    return Tournament.objects.filter(pk=pk).first()
+
+
+def tournament_exists(*, pk: int) -> bool:
+    return Tournament.objects.filter(pk=pk).exists()
+
+
+def tournament_by_code(*, code: str) -> Tournament | None:
+    return Tournament.objects.filter(code=code).first()
+
+
+def tournaments_by_date(*, pks) -> QuerySet[Tournament]:
+    """The tournaments ``pks``, earliest end first."""
+    return Tournament.objects.filter(pk__in=pks).order_by("end_date", "pk")
+
+
+def last_round(*, tournament: Tournament) -> int | None:
+    """The highest round with a stored game (None without games)."""
+    return Game.objects.filter(tournament=tournament).aggregate(m=Max("round"))["m"]
+
+
+def game_count(*, tournament: Tournament) -> int:
+    return Game.objects.filter(tournament=tournament).count()
+
+
+def evaluated_count(*, tournament: Tournament) -> int:
+    return tournament.evaluations.count()
+
+
+def players_by_pk(*, pks) -> dict[int, Player]:
+    return Player.objects.in_bulk(list(pks))
+
+
+def player_keys(*, pks) -> dict[int, str]:
+    return dict(Player.objects.filter(pk__in=pks).values_list("pk", "key"))
+
+
+def players_by_key(*, keys) -> dict[str, Player]:
+    """The players with one of ``keys`` (exact match), by upper-cased key."""
+    return {p.key.upper(): p for p in Player.objects.filter(key__in=keys)}
+
+
+def player_exists(*, pk: int) -> bool:
+    return Player.objects.filter(pk=pk).exists()
+
+
+def club_member_ids(*, club: Club) -> list[int]:
+    """The current members of ``club``, alphabetical."""
+    return list(Player.objects.in_club(club).order_by("surname", "first_name").values_list("pk", flat=True))
+
+
+def participant_clubs(*, manageable: QuerySet[Club], organiser_club_id: int | None) -> QuerySet[Club]:
+    """The clubs whose members an officer may add: those he manages and the tournament's organiser."""
+    clubs = manageable
+    if organiser_club_id:
+        clubs = clubs | Club.objects.filter(pk=organiser_club_id)
+    return clubs.distinct().order_by("name")
+
+
+def players_of_clubs(*, club_ids) -> QuerySet[Player]:
+    """Players with any membership (current or ended) in one of ``club_ids``."""
+    return Player.objects.filter(memberships__club_id__in=club_ids).distinct()
