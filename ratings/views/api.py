@@ -157,6 +157,49 @@ def club_players(request: HttpRequest, zps: str) -> JsonResponse:
     )
 
 
+def _evaluation(ev) -> dict | None:
+    """A stored evaluation of a tournament's player (None: not evaluated)."""
+    if ev is None:
+        return None
+    return {
+        "status": ev.status,
+        "dwz_old": ev.dwz_old,
+        "index_old": ev.index_old,
+        "points": _num(ev.points),
+        "games": ev.n,
+        "expected": _num(ev.expected),
+        "coefficient": _num(ev.coefficient),
+        "level": ev.level,
+        "performance": ev.performance,
+        "dwz_new": ev.dwz_new,
+        "index_new": ev.index_new,
+    }
+
+
+def _game_line(line) -> dict:
+    return {
+        "round": line.round,
+        "opponent": line.opponent.player.key if line.opponent else None,
+        "colour": {"w": "white", "s": "black"}.get(line.colour),
+        "result": line.result,
+        "points": _num(line.points),
+        "counted": line.counted,
+        "opponent_rating": line.opponent_rating,
+    }
+
+
+def _tournament_player(row) -> dict:
+    return {
+        "number": row.number,
+        "key": row.player.key,
+        "name": row.player.name,
+        "club": _club(row.club),
+        "points": _num(row.points),
+        "evaluation": _evaluation(row.evaluation),
+        "games": [_game_line(line) for line in row.lines],
+    }
+
+
 @api_view
 def tournament(request: HttpRequest, pk: int) -> JsonResponse:
     t = tournaments.tournament(pk=pk)
@@ -164,45 +207,6 @@ def tournament(request: HttpRequest, pk: int) -> JsonResponse:
         raise Http404
     view = tournaments.tournament_view(tournament=t)
     organiser = t.organiser
-    players = []
-    for row in view.rows:
-        ev = row.evaluation
-        players.append(
-            {
-                "number": row.number,
-                "key": row.player.key,
-                "name": row.player.name,
-                "club": _club(row.club),
-                "points": _num(row.points),
-                "evaluation": None
-                if ev is None
-                else {
-                    "status": ev.status,
-                    "dwz_old": ev.dwz_old,
-                    "index_old": ev.index_old,
-                    "points": _num(ev.points),
-                    "games": ev.n,
-                    "expected": _num(ev.expected),
-                    "coefficient": _num(ev.coefficient),
-                    "level": ev.level,
-                    "performance": ev.performance,
-                    "dwz_new": ev.dwz_new,
-                    "index_new": ev.index_new,
-                },
-                "games": [
-                    {
-                        "round": line.round,
-                        "opponent": line.opponent.player.key if line.opponent else None,
-                        "colour": {"w": "white", "s": "black"}.get(line.colour),
-                        "result": line.result,
-                        "points": _num(line.points),
-                        "counted": line.counted,
-                        "opponent_rating": line.opponent_rating,
-                    }
-                    for line in row.lines
-                ],
-            }
-        )
     return _json(
         {
             "id": t.pk,
@@ -216,6 +220,6 @@ def tournament(request: HttpRequest, pk: int) -> JsonResponse:
             "rated": t.rated,
             "edition": next((r.evaluation.edition for r in view.rows if r.evaluation), None),
             "round_robin": view.round_robin,
-            "players": players,
+            "players": [_tournament_player(row) for row in view.rows],
         }
     )
