@@ -83,6 +83,16 @@ def participant_clubs(*, manageable: QuerySet[Club], organiser_club_id: int | No
     return clubs.distinct().order_by("name")
 
 
+def chosen_club(*, clubs: QuerySet[Club], pk: int | None) -> Club | None:
+    """The club ``pk`` if it is one of ``clubs`` (a posted choice checked against the offered ones)."""
+    return clubs.filter(pk=pk).first()
+
+
+def ids_among(*, players: QuerySet[Player], pks) -> set[int]:
+    """Those of ``pks`` that are among ``players``."""
+    return set(players.filter(pk__in=pks).values_list("pk", flat=True))
+
+
 def players_of_clubs(*, club_ids) -> QuerySet[Player]:
     """Players with any membership (current or ended) in one of ``club_ids``."""
     return Player.objects.filter(memberships__club_id__in=club_ids).distinct()

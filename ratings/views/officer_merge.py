@@ -45,7 +45,7 @@ def duplicates(request: HttpRequest) -> HttpResponse:
     allowed = None
     if players is not None:
         pks = {pk for a, b, _reason in pairs for pk in (a.pk, b.pk)}
-        allowed = set(players.filter(pk__in=pks).values_list("pk", flat=True))
+        allowed = reads.ids_among(players=players, pks=pks)
     rows = []
     for a, b, reason in pairs:
         mergeable = allowed is None or (a.pk in allowed and b.pk in allowed)

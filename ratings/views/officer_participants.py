@@ -122,7 +122,7 @@ def _pasted(request: HttpRequest, ids: list[int], text: str):
 
 def _club_added(request: HttpRequest, tournament: Tournament, ids: list[int], raw: str):
     """The current members of the chosen club appended (alphabetical), if the officer may choose it."""
-    club = _clubs(request, tournament).filter(pk=_int(raw)).first()
+    club = reads.chosen_club(clubs=_clubs(request, tournament), pk=_int(raw))
     if club is None:
         return None, [_("Bitte einen Verein wählen.")], ""
     members = [pk for pk in reads.club_member_ids(club=club) if pk not in ids]

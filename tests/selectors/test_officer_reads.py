@@ -115,8 +115,13 @@ def test_club_members_and_participant_clubs(django_assert_num_queries):
         "B-Verein",
         "C-Verein",
     ]
+    assert officer.chosen_club(clubs=manageable, pk=club.pk) == club
+    assert officer.chosen_club(clubs=manageable, pk=organiser.pk) is None  # not offered
+    assert officer.chosen_club(clubs=manageable, pk=None) is None
     # Scope of the duplicates page: any membership, ended ones too, each player once.
     assert set(officer.players_of_clubs(club_ids=[club.pk])) == {zander, berg, gone}
+    scoped = officer.players_of_clubs(club_ids=[club.pk])
+    assert officer.ids_among(players=scoped, pks=[zander.pk, berg.pk + 1000]) == {zander.pk}
 
 
 def test_players_by_key_and_pk():
