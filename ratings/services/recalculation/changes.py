@@ -122,6 +122,7 @@ def recalculate_changes(
             hot.update(Evaluation.objects.filter(tournament_id__in=chunk).values_list("player_id", flat=True))
         with_rows = set(
             Evaluation.objects.filter(end_date__gte=since_date)
+            .order_by()  # the model's ordering would take part in the DISTINCT (every row)
             .values_list("tournament_id", flat=True)
             .distinct()
         )

@@ -279,14 +279,15 @@ def load_stored(since: datetime.date, tournaments: set[int] | None = None) -> di
 def load_start_values() -> dict[int, tuple[int | None, int | None, int | None]]:
     return {
         player_id: (dwz, index, fide)
-        for player_id, dwz, index, fide in RatingAdjustment.objects.filter(
-            kind=AdjustmentKind.START
-        ).values_list("player_id", "dwz", "index", "fide_elo")
+        for player_id, dwz, index, fide in RatingAdjustment.objects.filter(kind=AdjustmentKind.START)
+        .order_by()  # the model's ordering by player would join the player table
+        .values_list("player_id", "dwz", "index", "fide_elo")
     }
 
 
 def load_members() -> set[int]:
-    return set(Membership.objects.values_list("player_id", flat=True).distinct())
+    # ``order_by()``: the model's ordering (by club) would take part in the DISTINCT and join the clubs.
+    return set(Membership.objects.order_by().values_list("player_id", flat=True).distinct())
 
 
 def start_state(start: tuple[int | None, int | None, int | None] | None) -> PlayerState:
