@@ -3,14 +3,14 @@ differs."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import time
-from collections.abc import Callable, Collection, Hashable
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
 from typing import cast
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from ratings.dwz import evaluate
@@ -29,17 +29,19 @@ from ratings.models import (
     Player,
     RatingAdjustment,
     RatingState,
+    Tournament,
+    TournamentEntry,
 )
 
-from .base import END_OF_TIME, RecalculationReport, chunks, engine_id, without_cyclic_gc
+from .base import END_OF_TIME, RecalculationReport, engine_id, without_cyclic_gc
+from .incremental import Frontier
 from .load import (
+    StoredTournament,
     load_adjustment_events,
-    load_games,
     load_members,
     load_start_values,
     load_stored,
     load_tournament_events,
-    reachable,
     states_before,
 )
 from .lock import lock_ratings
@@ -69,12 +71,12 @@ class Changes:
     stale_after: bool = False
 
 
-@without_cyclic_gc
 def _typed_key(key: Hashable) -> tuple[str, int]:
     """An event key as built below, ``("t" | "a", pk)``; the engine types keys as ``Hashable``."""
     return cast(tuple[str, int], key)
 
 
+@without_cyclic_gc
 def recalculate_changes(
     changes: Changes,
     *,
@@ -89,79 +91,33 @@ def recalculate_changes(
     until a replay of everything from ``changes.since`` on with ``stale_after`` finishes the chain (the
     background recalculation, ``ratings.services.background``).
     """
+    if not changes.everything:
+        return _recalculate_reach(changes, progress=progress, until=until)
     started = time.perf_counter()
     report = RecalculationReport()
-    dirty_pks, reset_pks = set(changes.dirty), set(changes.reset)
-    removed_t, removed_a = set(changes.removed_tournaments), set(changes.removed_adjustments)
-    changed = {("t", pk) for pk in changes.tournaments} | {("a", pk) for pk in changes.adjustments}
+    reset_pks = set(changes.reset)
     since = changes.since or day_start(END_OF_TIME)
-    everything = changes.everything
     since_date = since[0]
 
-    a_events = load_adjustment_events(since, removed_a)
+    removed_t = set(changes.removed_tournaments)
+    a_events = load_adjustment_events(since, set(changes.removed_adjustments))
     old_adjustments = [
         (adjustment_order(date, pk), pk, player_id)
-        for pk, player_id, date in RatingAdjustment.objects.filter(
-            date__isnull=False, date__gte=since_date
-        ).values_list("pk", "player_id", "date")
+        for pk, player_id, date in RatingAdjustment.objects.filter(date__isnull=False, date__gte=since_date)
+        .order_by()
+        .values_list("pk", "player_id", "date")
         if date is not None and adjustment_order(date, pk) >= since  # narrowing: the query has no NULLs
     ]
-    changed_t = {pk for kind, pk in changed if kind == "t"}
-    changed_adj = {pk for kind, pk in changed if kind == "a"} | removed_a
-    reach: set[int] | None = None  # the tournaments the replay may evaluate (None: all)
-    if everything:
-        t_events = load_tournament_events(since_date, removed_t)
-        stored = load_stored(since_date)
-    else:
-        # Load pairings and stored results only for what the change can reach (see ``reachable``).
-        t_events = load_tournament_events(since_date, removed_t, games_of=set())
-        hot = dirty_pks | reset_pks
-        hot |= {player_id for _, pk, player_id in old_adjustments if pk in changed_adj}
-        hot |= {int(ev.player) for ev in a_events if ev.key in changed_adj}
-        for chunk in chunks(changed_t | removed_t):
-            hot.update(Evaluation.objects.filter(tournament_id__in=chunk).values_list("player_id", flat=True))
-        with_rows = set(
-            Evaluation.objects.filter(end_date__gte=since_date)
-            .order_by()  # the model's ordering would take part in the DISTINCT (every row)
-            .values_list("tournament_id", flat=True)
-            .distinct()
-        )
-        reach, sharing = reachable(
-            t_events, seeds=changed_t, stored=with_rows, hot={engine_id(pk) for pk in hot}
-        )
-        # Stored rows of tournaments no longer rated here (or moved away) must be found and cleared.
-        stale = with_rows - {ev.key for ev in t_events}
-        games = load_games(
-            reach if until is None else {ev.key for ev in t_events if ev.key in reach and ev.order <= until}
-        )
-        t_events = [
-            dataclasses.replace(ev, games=tuple(games.get(ev.key, ()))) if ev.key in reach else ev
-            for ev in t_events
-            if ev.key in reach or ev.key in sharing
-        ]
-        stored = load_stored(since_date, reach | sharing | changed_t | removed_t | stale)
+    t_events = load_tournament_events(since_date, removed_t)
+    stored = load_stored(since_date)
     start_values = load_start_values()
     members = load_members()
 
-    # Players whose stored history lost an event from ``since`` on are dirty from there: the old players
-    # of removed tournaments and those dropped from changed ones, and the players of changed adjustments.
-    # A tournament that moved in the order leaves all its old players dirty from its old place on.
-    new_players = {ev.key: {int(p) for p, _ in ev.players} for ev in t_events}
-    new_order = {ev.key: ev.order for ev in t_events}
-    for tid in removed_t | changed_t:
-        old = stored[tid].player_ids() if tid in stored else set()
-        stayed = tid in new_order and tid in stored and stored[tid].order == new_order[tid]
-        dirty_pks |= old - new_players[tid] if stayed else old
-    dirty_pks |= {player_id for _, pk, player_id in old_adjustments if pk in changed_adj}
-    dirty_pks |= {int(ev.player) for ev in a_events if ev.key in changed_adj}
-
-    players: set[int] = set(dirty_pks) | reset_pks
+    players: set[int] = set(reset_pks)
     for ev in t_events:
         players.update(int(p) for p, _ in ev.players)
     for aev in a_events:
         players.add(int(aev.player))
-    if everything:
-        dirty_pks |= players
     states = states_before(
         since=since,
         players=players,
@@ -177,17 +133,10 @@ def recalculate_changes(
         TournamentEvent(("t", e.key), e.order, e.end_date, e.players, e.games, e.code, e.name, e.non_members)
         for e in t_events
     ] + [AdjustmentEvent(("a", e.key), e.order, e.player, e.dwz, e.index) for e in a_events]
-    by_key = {e.key: e for e in events}
     later: list[Event] = []
     if until is not None:
         later = [e for e in events if e.order > until]
         events = [e for e in events if e.order <= until]
-    # A full replay (``everything``) evaluates every event anyway: it needs no stored results as objects.
-    stored_keyed: dict[Hashable, TournamentResult] | None = None
-    if not everything:
-        stored_keyed = {("t", tid): t.result() for tid, t in stored.items()}
-    if everything:
-        changed |= {_typed_key(e.key) for e in events}
     total = sum(isinstance(e, TournamentEvent) for e in events)
     done = [0]
 
@@ -196,49 +145,18 @@ def recalculate_changes(
             done[0] += 1
             progress(done[0], total)
 
+    # A full replay evaluates every event: it needs no stored results as objects.
     outcome = replay(
         events,
         states,
         members=lambda pid: int(pid) in members,
-        dirty={engine_id(pk) for pk in dirty_pks | reset_pks},
-        changed=changed,
-        stored=stored_keyed,
         evaluator=lambda t: evaluate(t),
         on_event=on_event,
     )
-
-    if reach is not None and not {_typed_key(key)[1] for key in outcome.evaluated} <= reach:
-        # Never expected (``reachable`` is a superset by construction); without pairings it would be wrong.
-        raise RuntimeError("recalculation: a tournament outside the loaded reach was evaluated")
-    write: list[int] = []
-    new_evaluations: list[tuple] = []
-    new_restpartien: list[tuple] = []
-    decimals = Decimals()
-    touched: set[int] = {int(p) for p in outcome.dirty} | dirty_pks | reset_pks
-    touched |= {int(e.player) for e in a_events if e.key in changed}
-    for key, result in outcome.evaluated.items():
-        tid = _typed_key(key)[1]
-        report.tournaments.append(tid)
-        report.evaluations += len(result.players)
-        before = stored.get(tid)
-        if before is not None and before.same_as(result, by_key[key].order):
-            continue  # unchanged: keep the stored rows (replaying a consistent database writes nothing)
-        write.append(tid)
-        event = by_key[key]
-        assert isinstance(event, TournamentEvent)  # only tournaments are evaluated
-        evaluations, restpartien = evaluation_rows(tid, event, result, decimals)
-        new_evaluations += evaluations
-        new_restpartien += restpartien
-        touched.update(int(pr.id) for pr in result.players)
-        if before is not None:
-            touched |= before.player_ids()
-    for tid in removed_t & stored.keys():
-        touched |= stored[tid].player_ids()
-    # Tournaments that must lose their rows: rewritten, removed, or no longer rated.
-    clear = set(write) | removed_t | {tid for tid in stored if ("t", tid) not in by_key}
-    for tid in (clear - set(write)) & stored.keys():
-        touched |= stored[tid].player_ids()
-    replace_rows(clear, new_evaluations, new_restpartien)
+    touched = {int(p) for p in outcome.dirty} | reset_pks
+    evaluated = {_typed_key(key)[1]: result for key, result in outcome.evaluated.items()}
+    by_pk = {cast(int, e.key): e for e in t_events}
+    touched |= _write(evaluated, by_pk, stored, removed=removed_t, report=report)
     if until is not None:
         # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
         for held in later:
@@ -250,9 +168,113 @@ def recalculate_changes(
             if t.order > until:
                 touched -= t.player_ids()
     update_players(outcome.states, touched, report)
-    RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
     report.elapsed = time.perf_counter() - started
     return report
+
+
+def _recalculate_reach(
+    changes: Changes, *, progress: Callable[[int, int], None] | None, until: OrderKey | None
+) -> RecalculationReport:
+    """The incremental recalculation: replay only what the change reaches (see ``incremental``)."""
+    started = time.perf_counter()
+    report = RecalculationReport()
+    since = changes.since or day_start(END_OF_TIME)
+    since_date = since[0]
+    dirty_pks, reset_pks = set(changes.dirty), set(changes.reset)
+    removed_t, removed_a = set(changes.removed_tournaments), set(changes.removed_adjustments)
+    changed_t, changed_a = set(changes.tournaments) - removed_t, set(changes.adjustments) - removed_a
+    changed = {("t", pk) for pk in changed_t} | {("a", pk) for pk in changed_a}
+
+    with_rows = Evaluation.objects.filter(tournament=OuterRef("pk"), end_date__gte=since_date)
+    # Unrated tournaments still holding rows (never expected: a change of ``rated`` is a changed tournament).
+    stale = set(Tournament.objects.filter(rated=False).filter(Exists(with_rows)).values_list("pk", flat=True))
+    # Rated tournaments with entries and no stored results (never evaluated) are evaluated wherever they lie.
+    unevaluated = set(
+        Tournament.objects.filter(rated=True, end_date__gte=since_date)
+        .filter(Exists(TournamentEntry.objects.filter(tournament=OuterRef("pk"))))
+        .exclude(Exists(with_rows))
+        .values_list("pk", flat=True)
+    )
+    old = load_stored(since_date, changed_t | removed_t | stale)
+    frontier = Frontier(since, removed_t, removed_a, changed, reset_pks, stored=dict(old))
+    seeds = load_tournament_events(since_date, removed_t, only=(changed_t | unevaluated) - stale)
+    frontier.add(seeds)
+    current = {cast(int, ev.key): ev for ev in seeds}
+
+    # Players whose stored history lost an event from ``since`` on are dirty from there: the old players
+    # of removed tournaments and those dropped from changed ones, and the players of changed adjustments.
+    # A tournament that moved in the order leaves all its old players dirty from its old place on.
+    for tid in removed_t | changed_t | stale:
+        old_players = old[tid].player_ids() if tid in old else set()
+        ev = current.get(tid)
+        if ev is not None and tid in old and old[tid].order == ev.order:
+            dirty_pks |= old_players - {int(p) for p, _ in ev.players}
+        else:
+            dirty_pks |= old_players
+    adjusted = set(
+        RatingAdjustment.objects.filter(pk__in=changed_a | removed_a).values_list("player_id", flat=True)
+    )
+    dirty_pks |= adjusted
+    hot = dirty_pks | reset_pks
+    frontier.track(hot | {int(p) for ev in seeds for p, _ in ev.players})
+    frontier.dirty = {engine_id(pk) for pk in hot}
+    frontier.touched |= frontier.dirty
+    for ev in seeds:
+        frontier.push(ev.order, ("t", cast(int, ev.key)))
+    for pk in hot:
+        frontier.push_next(pk, since, inclusive=True)
+    for pk in adjusted:
+        for order, key in frontier.players[pk].events:
+            if key in changed:
+                frontier.push(order, key)
+    frontier.run(evaluate, progress, until=until)
+
+    touched = {int(p) for p in frontier.touched}
+    touched |= _write(frontier.evaluated, frontier.events, frontier.stored, removed=removed_t, report=report)
+    frontier.finish(touched, until=until)
+    if until is not None:
+        # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
+        touched = {pk for pk in touched if not frontier.has_event_after(pk, until)}
+    update_players(frontier.states, touched, report)
+    report.elapsed = time.perf_counter() - started
+    return report
+
+
+def _write(
+    evaluated: dict[int, TournamentResult],
+    events: Mapping[int, TournamentEvent],
+    stored: dict[int, StoredTournament],
+    *,
+    removed: set[int],
+    report: RecalculationReport,
+) -> set[int]:
+    """Replace the rows of the tournaments whose results changed and clear those of removed (or no longer
+    rated) ones; return the players whose rows changed."""
+    write: list[int] = []
+    new_evaluations: list[tuple] = []
+    new_restpartien: list[tuple] = []
+    decimals = Decimals()
+    touched: set[int] = set()
+    for tid, result in evaluated.items():
+        report.tournaments.append(tid)
+        report.evaluations += len(result.players)
+        before = stored.get(tid)
+        if before is not None and before.same_as(result, events[tid].order):
+            continue  # unchanged: keep the stored rows (replaying a consistent database writes nothing)
+        write.append(tid)
+        evaluations, restpartien = evaluation_rows(tid, events[tid], result, decimals)
+        new_evaluations += evaluations
+        new_restpartien += restpartien
+        touched.update(int(pr.id) for pr in result.players)
+        if before is not None:
+            touched |= before.player_ids()
+    # Tournaments that must lose their rows: rewritten, removed, or no longer rated.
+    clear = set(write) | removed | {tid for tid in stored if tid not in events}
+    for tid in (clear - set(write)) & stored.keys():
+        touched |= stored[tid].player_ids()
+    replace_rows(clear, new_evaluations, new_restpartien)
+    RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
+    return touched
 
 
 def recalculate(

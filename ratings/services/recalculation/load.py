@@ -8,9 +8,9 @@ import datetime
 import itertools
 import operator
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import cast
 
 from django.db.models import F, IntegerField
 from django.db.models.functions import Cast, Round
@@ -39,6 +39,7 @@ from ratings.models import (
 )
 
 from .base import (
+    IN_CHUNK,
     EngineIds,
     chunks,
     engine_id,
@@ -48,33 +49,41 @@ from .base import (
 
 
 def load_tournament_events(
-    since: datetime.date, exclude: set[int], *, games_of: set[int] | None = None
+    since: datetime.date,
+    exclude: set[int],
+    *,
+    games_of: set[int] | None = None,
+    only: set[int] | None = None,
+    names: EngineIds | None = None,
 ) -> list[TournamentEvent]:
     """Rated tournaments ending on or after ``since`` with their entries and pairings: three queries.
 
     ``games_of``: load the pairings of these tournaments only (the others get none; the caller never lets
-    the engine see them).
+    the engine see them). ``only``: load these tournaments only (indexed lookups by id).
     """
-    tournaments = {
-        pk: (end, code, name)
-        for pk, end, code, name in Tournament.objects.filter(rated=True, end_date__gte=since).values_list(
-            "pk", "end_date", "code", "name"
-        )
-        if pk not in exclude
-    }
-    players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
-    non_members: dict[int, set[str]] = defaultdict(set)
+    head = Tournament.objects.filter(rated=True, end_date__gte=since).order_by()
     entries = (
         TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since)
         .order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
         .values_list("tournament_id", "player_id", "player__birth_year", "member")
     )
-    names = EngineIds()
-    for tid, player_id, birth_year, member in entries:
-        if tid in tournaments:
-            players[tid].append((names[player_id], birth_year))
-            if not member:
-                non_members[tid].add(names[player_id])
+    if only is not None:
+        games_of = only if games_of is None else games_of & only
+    tournaments = {
+        pk: (end, code, name)
+        for query in _by_id(head.values_list("pk", "end_date", "code", "name"), only, "pk")
+        for pk, end, code, name in query
+        if pk not in exclude
+    }
+    players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
+    non_members: dict[int, set[str]] = defaultdict(set)
+    names = EngineIds() if names is None else names
+    for query in _by_tournament(entries, only):
+        for tid, player_id, birth_year, member in query:
+            if tid in tournaments:
+                players[tid].append((names[player_id], birth_year))
+                if not member:
+                    non_members[tid].add(names[player_id])
     games = load_games(games_of, since, names)
     return [
         TournamentEvent(
@@ -111,36 +120,6 @@ def load_games(
     return games
 
 
-def tournament_key(ev: TournamentEvent) -> int:
-    """The tournament's pk: the engine types event keys as ``Hashable``; this service keys them by pk."""
-    return cast(int, ev.key)
-
-
-def reachable(
-    t_events: list[TournamentEvent], *, seeds: set[int], stored: set[int], hot: set[str]
-) -> tuple[set[int], set[int]]:
-    """The tournaments an incremental replay may evaluate, and the others it must still apply.
-
-    A tournament can be evaluated only if it changed, has no stored results, or a player of it may be dirty
-    when it comes; a player may be dirty from the start (``hot``) or after any such tournament of his. This
-    superset (``reach``) is what needs pairings. ``sharing`` are the other tournaments of its players: their
-    stored results carry those players' states (applied, never evaluated). Tournaments of other players
-    cannot matter and are not loaded at all.
-    """
-    hot = set(hot)
-    reach: set[int] = set()
-    for ev in sorted(t_events, key=lambda e: e.order):
-        if ev.key in seeds or ev.key not in stored or any(pid in hot for pid, _ in ev.players):
-            reach.add(tournament_key(ev))
-            hot.update(pid for pid, _ in ev.players)
-    sharing = {
-        tournament_key(ev)
-        for ev in t_events
-        if ev.key not in reach and any(pid in hot for pid, _ in ev.players)
-    }
-    return reach, sharing
-
-
 def load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[AdjustmentEvent]:
     rows = RatingAdjustment.objects.filter(date__isnull=False, date__gte=since[0]).values_list(
         "pk", "player_id", "date", "dwz", "index"
@@ -156,9 +135,14 @@ def load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[Adjustmen
 
 def _by_tournament(queryset, tournaments: set[int] | None):
     """``queryset`` as is, or one query per chunk of ``tournaments`` (SQLite's parameter limit)."""
-    if tournaments is None:
+    return _by_id(queryset, tournaments, "tournament_id")
+
+
+def _by_id(queryset, ids: Collection[int] | None, name: str):
+    """``queryset`` as is, or one query per chunk of ``ids`` in the column ``name``."""
+    if ids is None:
         return [queryset]
-    return [queryset.filter(tournament_id__in=chunk) for chunk in chunks(sorted(tournaments))]
+    return [queryset.filter(**{f"{name}__in": chunk}) for chunk in chunks(sorted(ids))]
 
 
 # A stored evaluation as a tuple in ``PlayerResult`` field order: ``PlayerResult(*row)`` builds one, and
@@ -196,16 +180,24 @@ def _scaled(name: str, factor: int) -> Cast:
     return Cast(Round(F(name) * factor), IntegerField())
 
 
-def load_stored(since: datetime.date, tournaments: set[int] | None = None) -> dict[int, StoredTournament]:
+def load_stored(
+    since: datetime.date, tournaments: set[int] | None = None, *, players: set[int] | None = None
+) -> dict[int, StoredTournament]:
     """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since`` (of
-    ``tournaments`` only, if given), as plain tuples."""
+    ``tournaments`` only, if given; only the rows of ``players``, if given), as plain tuples."""
+
+    def selected(queryset):
+        if players is not None:
+            return _by_id(queryset, players, "player_id")
+        return _by_tournament(queryset, tournaments)
+
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
     rp_query = (
         Restpartie.objects.filter(end_date__gte=since)
         .order_by("tournament_id", "player_id", "seq")
         .values_list("tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date")
     )
-    for queryset in _by_tournament(rp_query, tournaments):
+    for queryset in selected(rp_query):
         for tid, player_id, opp, score, end in queryset:
             rp_rows[(tid, player_id)].append(RestpartieValue(opp, score, end))
     restpartien = {key: tuple(rps) for key, rps in rp_rows.items()}
@@ -216,8 +208,12 @@ def load_stored(since: datetime.date, tournaments: set[int] | None = None) -> di
         .values_list("tournament_id", "end_date", "code_suffix", "edition")
         .distinct()
     )
-    for queryset in _by_tournament(heads, tournaments):
+    seen = set()
+    for queryset in selected(heads):
         for tid, end, suffix, edition in queryset:
+            if (tid, end, suffix, edition) in seen:  # the same head from another chunk of players
+                continue
+            seen.add((tid, end, suffix, edition))
             if tid in stored:  # rows of one tournament that disagree: never equal to a replay
                 stored[tid].edition = None
                 stored[tid].order = min(stored[tid].order, stored_order(end, suffix, tid))
@@ -247,7 +243,7 @@ def load_stored(since: datetime.date, tournaments: set[int] | None = None) -> di
     coefficients: dict[int | None, Decimal | None] = {None: None}
     no_restpartien = ()
     current, rows = None, []
-    for queryset in _by_tournament(query, tournaments):
+    for queryset in selected(query):
         for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
              dwz_new, index_new, takeover, entry_rating) in queryset:  # fmt: skip
             if tid != current:
@@ -276,18 +272,89 @@ def load_stored(since: datetime.date, tournaments: set[int] | None = None) -> di
     return {tid: t for tid, t in stored.items() if t.rows}
 
 
-def load_start_values() -> dict[int, tuple[int | None, int | None, int | None]]:
+StartValues = dict[int, tuple[int | None, int | None, int | None]]  # player pk: (dwz, index, fide_elo)
+
+
+def load_start_values(players: Collection[int] | None = None) -> StartValues:
+    """Start values (of ``players`` only, if given). ``order_by()``: the model's ordering by player would
+    join the player table."""
+    query = (
+        RatingAdjustment.objects.filter(kind=AdjustmentKind.START)
+        .order_by()
+        .values_list("player_id", "dwz", "index", "fide_elo")
+    )
     return {
         player_id: (dwz, index, fide)
-        for player_id, dwz, index, fide in RatingAdjustment.objects.filter(kind=AdjustmentKind.START)
-        .order_by()  # the model's ordering by player would join the player table
-        .values_list("player_id", "dwz", "index", "fide_elo")
+        for chunk in _by_id(query, players, "player_id")
+        for player_id, dwz, index, fide in chunk
     }
 
 
-def load_members() -> set[int]:
-    # ``order_by()``: the model's ordering (by club) would take part in the DISTINCT and join the clubs.
-    return set(Membership.objects.order_by().values_list("player_id", flat=True).distinct())
+def load_members(players: Collection[int] | None = None) -> set[int]:
+    """Players holding a membership (of ``players`` only, if given). ``order_by()``: the model's ordering
+    (by club) would otherwise take part in the DISTINCT."""
+    query = Membership.objects.order_by().values_list("player_id", flat=True).distinct()
+    return {pk for chunk in _by_id(query, players, "player_id") for pk in chunk}
+
+
+@dataclass(slots=True)
+class PlayerEvents:
+    """One player's own events from the changed point on: ``(order, ("t" | "a", pk))`` in order, his stored
+    rows there (tournament pk -> row in ``PlayerResult`` field order) and his dated adjustments' values."""
+
+    events: list[tuple[OrderKey, tuple[str, int]]] = field(default_factory=list)
+    rows: dict[int, tuple] = field(default_factory=dict)
+    adjustments: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class LoadedPlayers:
+    events: dict[int, PlayerEvents]
+    stored: dict[int, StoredTournament]  # their rows only, by tournament (for ``states_before``)
+    old_adjustments: list[tuple[OrderKey, int, int]]  # every stored dated adjustment from ``since`` on
+    start_values: StartValues
+    members: set[int]
+
+
+def load_player_events(
+    players: set[int], since: OrderKey, *, removed_t: set[int], removed_a: set[int]
+) -> LoadedPlayers:
+    """Everything of ``players`` an incremental replay needs, by indexed lookups on the player: their rated
+    tournaments and dated adjustments from ``since`` on, their stored results there, start values and
+    memberships. Removed tournaments and adjustments are left out of the events."""
+    events = {pk: PlayerEvents() for pk in players}
+    entries = (
+        TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since[0])
+        .order_by()
+        .values_list("player_id", "tournament_id", "tournament__end_date", "tournament__code")
+    )
+    for query in _by_id(entries, players, "player_id"):
+        for pk, tid, end, code in query:
+            if tid not in removed_t:
+                events[pk].events.append((tournament_order(end, code, tid), ("t", tid)))
+    old_adjustments = []
+    adjustments = (
+        RatingAdjustment.objects.filter(date__isnull=False, date__gte=since[0])
+        .order_by()
+        .values_list("pk", "player_id", "date", "dwz", "index")
+    )
+    for query in _by_id(adjustments, players, "player_id"):
+        for apk, pk, date, dwz, index in query:
+            assert date is not None  # the query excludes undated adjustments
+            order = adjustment_order(date, apk)
+            if order < since:
+                continue
+            old_adjustments.append((order, apk, pk))
+            if apk not in removed_a:
+                events[pk].events.append((order, ("a", apk)))
+                events[pk].adjustments[apk] = (dwz, index)
+    stored = load_stored(since[0], players=players)
+    for tid, t in stored.items():
+        for row in t.rows:
+            events[int(row[0])].rows[tid] = row
+    for mine in events.values():
+        mine.events.sort()
+    return LoadedPlayers(events, stored, old_adjustments, load_start_values(players), load_members(players))
 
 
 def start_state(start: tuple[int | None, int | None, int | None] | None) -> PlayerState:
@@ -301,14 +368,17 @@ def _restpartien_before(players: set[int], since: datetime.date) -> dict[int, tu
     """Stored Restpartien played before ``since`` that can still be valid on or after it (2-year window)."""
     oldest = datetime.date(max(since.year - 2, 1), 1, 1)
     found: dict[int, list[RestpartieValue]] = defaultdict(list)
-    rows = (
+    query = (
         Restpartie.objects.filter(end_date__gte=oldest, end_date__lt=since)
         .order_by("end_date", "tournament_id", "seq")
         .values_list("player_id", "opponent_rating", "score", "end_date")
     )
-    for player_id, opp, score, end in rows:
-        if player_id in players:
-            found[player_id].append(RestpartieValue(opp, thousandths(score), end))
+    # Many players (a full recalculation): one scan of the window beats dozens of ``IN (...)`` chunks.
+    parts = [query] if len(players) > 4 * IN_CHUNK else _by_id(query, players, "player_id")
+    for rows in parts:
+        for player_id, opp, score, end in rows:
+            if player_id in players:
+                found[player_id].append(RestpartieValue(opp, thousandths(score), end))
     return {pk: tuple(v) for pk, v in found.items()}
 
 
