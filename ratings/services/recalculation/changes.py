@@ -46,6 +46,7 @@ from .load import (
 )
 from .lock import lock_ratings
 from .write import Decimals, evaluation_rows, replace_rows, update_players
+from .write import _last_evaluations as last_evaluations  # the stored ones, by player (indexed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,8 +197,17 @@ def _recalculate_reach(
         .values_list("pk", flat=True)
     )
     old = load_stored(since_date, changed_t | removed_t | stale)
-    frontier = Frontier(since, removed_t, removed_a, changed, reset_pks, stored=dict(old))
     seeds = load_tournament_events(since_date, removed_t, only=(changed_t | unevaluated) - stale)
+    frontier = Frontier(
+        since,
+        removed_t,
+        removed_a,
+        changed,
+        reset_pks,
+        stored=dict(old),
+        seeds={cast(int, ev.key): ev for ev in seeds},
+        stale=stale,
+    )
     frontier.add(seeds)
     current = {cast(int, ev.key): ev for ev in seeds}
 
@@ -235,7 +245,10 @@ def _recalculate_reach(
     if until is not None:
         # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
         touched = {pk for pk in touched if not frontier.has_event_after(pk, until)}
-    update_players(frontier.states, touched, report)
+    # The last rating evaluations from ``since`` on are known here; only older ones are read.
+    last, before = frontier.last_rating_dates(touched)
+    last.update(last_evaluations(before))
+    update_players(frontier.states, touched, report, last)
     report.elapsed = time.perf_counter() - started
     return report
 

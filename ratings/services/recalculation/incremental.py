@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
+from ratings.dwz import sets_rating
 from ratings.dwz.replay import (
     EMPTY,
     OrderKey,
@@ -59,6 +60,8 @@ class Frontier:
     changed: set[Key]
     reset: set[int]
     stored: dict[int, StoredTournament]  # full stored rows of the tournaments loaded so far
+    seeds: dict[int, TournamentEvent]  # changed and never evaluated tournaments (current entries)
+    stale: set[int]  # stored rows, no longer rated
     events: dict[int, TournamentEvent] = field(default_factory=dict)
     players: dict[int, PlayerEvents] = field(default_factory=dict)
     states: dict[str, PlayerState] = field(default_factory=dict)
@@ -83,7 +86,14 @@ class Frontier:
         new = {pk for pk in pks if pk not in self.players}
         if not new:
             return
-        loaded = load_player_events(new, self.since, removed_t=self.removed_t, removed_a=self.removed_a)
+        loaded = load_player_events(
+            new,
+            self.since,
+            removed_t=self.removed_t,
+            removed_a=self.removed_a,
+            seeds=self.seeds,
+            stale=self.stale,
+        )
         self.players.update(loaded.events)
         self.stored_order.update({tid: t.order for tid, t in loaded.stored.items()})
         for pk, mine in loaded.events.items():
@@ -213,6 +223,27 @@ class Frontier:
         self.track(pks)
         for pk in pks:
             self.catch_up(pk, AFTER_EVERYTHING if until is None else until, inclusive=True)
+
+    def last_rating_dates(self, pks: set[int]) -> tuple[dict[int, datetime.date], set[int]]:
+        """Each player's last evaluation that set his DWZ from ``since`` on (replayed or stored), and the
+        players without one there (their last one lies before ``since``)."""
+        replayed = {(tid, pr.id): pr for tid, result in self.evaluated.items() for pr in result.players}
+        known: dict[int, datetime.date] = {}
+        for pk in pks:
+            pid = str(pk)
+            for order, (kind, tid) in reversed(self.players[pk].events):
+                if kind != "t":
+                    continue
+                pr = replayed.get((tid, pid))
+                if pr is not None:
+                    sets = sets_rating(pr.status, pr.n)
+                else:
+                    row = self.players[pk].rows.get(tid)
+                    sets = row is not None and sets_rating(row[1], row[4])  # status, n
+                if sets:
+                    known[pk] = order[0]
+                    break
+        return known, pks - known.keys()
 
     def has_event_after(self, pk: int, until: OrderKey) -> bool:
         """True if the player has an event, or stored rows of a tournament, after ``until``."""

@@ -209,16 +209,22 @@ def load_stored(
         .distinct()
     )
     seen = set()
-    for queryset in selected(heads):
-        for tid, end, suffix, edition in queryset:
-            if (tid, end, suffix, edition) in seen:  # the same head from another chunk of players
-                continue
-            seen.add((tid, end, suffix, edition))
-            if tid in stored:  # rows of one tournament that disagree: never equal to a replay
-                stored[tid].edition = None
-                stored[tid].order = min(stored[tid].order, stored_order(end, suffix, tid))
-            else:
-                stored[tid] = StoredTournament(edition, stored_order(end, suffix, tid))
+
+    def add_head(tid, end, suffix, edition) -> None:
+        if (tid, end, suffix, edition) in seen:  # the same head from another row or chunk of players
+            return
+        seen.add((tid, end, suffix, edition))
+        if tid in stored:  # rows of one tournament that disagree: never equal to a replay
+            stored[tid].edition = None
+            stored[tid].order = min(stored[tid].order, stored_order(end, suffix, tid))
+        else:
+            stored[tid] = StoredTournament(edition, stored_order(end, suffix, tid))
+
+    # By player, the rows carry their heads (one query less per chunk); otherwise one DISTINCT query.
+    head_columns = ("end_date", "code_suffix", "edition") if players is not None else ()
+    for queryset in selected(heads) if players is None else ():
+        for head in queryset:
+            add_head(*head)
     query = (
         Evaluation.objects.filter(end_date__gte=since)
         .order_by("tournament_id", "pk")
@@ -238,6 +244,7 @@ def load_stored(
             "index_new",
             "fide_takeover",
             "entry_rating",
+            *head_columns,
         )
     )
     coefficients: dict[int | None, Decimal | None] = {None: None}
@@ -245,7 +252,9 @@ def load_stored(
     current, rows = None, []
     for queryset in selected(query):
         for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
-             dwz_new, index_new, takeover, entry_rating) in queryset:  # fmt: skip
+             dwz_new, index_new, takeover, entry_rating, *head) in queryset:  # fmt: skip
+            if head:
+                add_head(tid, *head)
             if tid != current:
                 current, rows = tid, stored[tid].rows
             if coefficient not in coefficients:
@@ -317,21 +326,36 @@ class LoadedPlayers:
 
 
 def load_player_events(
-    players: set[int], since: OrderKey, *, removed_t: set[int], removed_a: set[int]
+    players: set[int],
+    since: OrderKey,
+    *,
+    removed_t: set[int],
+    removed_a: set[int],
+    seeds: dict[int, TournamentEvent],
+    stale: set[int],
 ) -> LoadedPlayers:
     """Everything of ``players`` an incremental replay needs, by indexed lookups on the player: their rated
     tournaments and dated adjustments from ``since`` on, their stored results there, start values and
-    memberships. Removed tournaments and adjustments are left out of the events."""
+    memberships. Removed tournaments and adjustments are left out of the events.
+
+    A player's tournaments are read off his stored rows (the ``(player_id, end_date)`` index; at their
+    stored position, which is the current one for every tournament but the changed ones) plus the
+    ``seeds`` (changed and never evaluated tournaments, with their current entries and position);
+    ``stale`` tournaments (stored rows, no longer rated) are left out.
+    """
     events = {pk: PlayerEvents() for pk in players}
-    entries = (
-        TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since[0])
-        .order_by()
-        .values_list("player_id", "tournament_id", "tournament__end_date", "tournament__code")
-    )
-    for query in _by_id(entries, players, "player_id"):
-        for pk, tid, end, code in query:
-            if tid not in removed_t:
-                events[pk].events.append((tournament_order(end, code, tid), ("t", tid)))
+    stored = load_stored(since[0], players=players)
+    for tid, t in stored.items():
+        listed = tid not in removed_t and tid not in seeds and tid not in stale
+        for row in t.rows:
+            mine = events[int(row[0])]
+            mine.rows[tid] = row
+            if listed:
+                mine.events.append((t.order, ("t", tid)))
+    for tid, ev in seeds.items():
+        for pid, _ in ev.players:
+            if int(pid) in events:
+                events[int(pid)].events.append((ev.order, ("t", tid)))
     old_adjustments = []
     adjustments = (
         RatingAdjustment.objects.filter(date__isnull=False, date__gte=since[0])
@@ -348,10 +372,6 @@ def load_player_events(
             if apk not in removed_a:
                 events[pk].events.append((order, ("a", apk)))
                 events[pk].adjustments[apk] = (dwz, index)
-    stored = load_stored(since[0], players=players)
-    for tid, t in stored.items():
-        for row in t.rows:
-            events[int(row[0])].rows[tid] = row
     for mine in events.values():
         mine.events.sort()
     return LoadedPlayers(events, stored, old_adjustments, load_start_values(players), load_members(players))
