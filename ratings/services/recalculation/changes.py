@@ -92,7 +92,7 @@ def recalculate_changes(
     until a replay of everything from ``changes.since`` on with ``stale_after`` finishes the chain (the
     background recalculation, ``ratings.services.background``).
     """
-    if not changes.everything:
+    if not changes.everything and not changes.stale_after:  # stale stored rows: replay everything
         return _recalculate_reach(changes, progress=progress, until=until)
     started = time.perf_counter()
     report = RecalculationReport()
