@@ -6,7 +6,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import django_tables2 as tables
-from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
@@ -30,12 +29,11 @@ NUM_WIDE = {"td": {"class": "num d-none d-lg-table-cell"}, "th": {"class": "num 
 class RatingListTable(tables.Table):
     """The DWZ list (Ranglisten, club and organisation members)."""
 
-    # The rank by DWZ among the filtered rows, asked for the page's rows only (``ratings.selectors.lists``).
+    # The rank by DWZ among the filtered rows, asked for the page's rows only (see ``paginate``).
     rank = tables.Column(
         verbose_name=_("Rang"),
-        accessor="dwz",
-        default="",
         orderable=False,
+        default="",
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
     )
     name = tables.Column(
@@ -45,7 +43,7 @@ class RatingListTable(tables.Table):
         attrs={"td": {"class": "name"}},
     )
     club = tables.Column(
-        verbose_name=_("Verein"), accessor="club_name", order_by=("club_name", "surname"), attrs=WIDE
+        verbose_name=_("Verein"), accessor="club_name", order_by=("club_sort", "surname"), attrs=WIDE
     )
     birth_year = tables.Column(verbose_name=_("Jahrgang"), attrs=NUM_WIDE)
     dwz = tables.Column(
@@ -73,21 +71,21 @@ class RatingListTable(tables.Table):
         per_page = 50
         empty_text = _("Keine Spieler gefunden.")
 
-    _ranks: dict[int, int] | None = None
-
-    def rank_of(self, dwz: int) -> int | str:
-        """The rank of a rated row: computed once for the page's rows (or every row, for an export)."""
-        if self._ranks is None:
-            page = getattr(self, "page", None)
-            values = [row.record.dwz for row in page.object_list] if page is not None else None
-            rows = getattr(self.data, "data", None)
-            self._ranks = lists.ranks(rows, dwz_values=values) if isinstance(rows, QuerySet) else {}
-        return self._ranks.get(dwz, "")
+    def paginate(self, *args, **kwargs):
+        """The page, then its rows' primary clubs and ranks: two queries for the page's rows alone."""
+        super().paginate(*args, **kwargs)
+        records = [row.record for row in self.page.object_list]
+        clubs = lists.primary_clubs(player_ids=[r.pk for r in records])
+        ranks = (
+            {}
+            if "rank" in (self.exclude or ())
+            else lists.ranks(self.data.data, dwz_values=[r.dwz for r in records])
+        )
+        for record in records:
+            record.club_name, record.club_zps, record.member_number = clubs.get(record.pk, (None, None, None))
+            record.rank = ranks.get(record.dwz)
 
     # HTML
-    def render_rank(self, value):
-        return self.rank_of(value)
-
     def render_name(self, record):
         url = reverse("ratings:player-detail", args=[record.key])
         return format_html('<a href="{}">{}</a>', url, record.name)
@@ -106,9 +104,6 @@ class RatingListTable(tables.Table):
         return date_format(value, "SHORT_DATE_FORMAT")
 
     # Export (plain values)
-    def value_rank(self, value):
-        return self.rank_of(value)
-
     def value_name(self, record):
         return record.name
 
@@ -131,17 +126,25 @@ class RatingListTable(tables.Table):
         """The export's header and rows as the ``value_*`` methods give them, read with ``values_list`` in
         chunks (a whole federation's list: no model instances, no per-cell rendering)."""
         columns = [c for c in self.columns.iterall() if not c.column.exclude_from_export]
+        names = {c.name for c in columns}
         queryset = self.data.data
-        fields = ["surname", "first_name", "dwz"]
-        fields += [str(c.accessor) for c in columns if str(c.accessor) not in fields]
+        fields = ["pk", "surname", "first_name", "dwz"]
+        fields += [
+            str(c.accessor)
+            for c in columns
+            if c.name not in ("rank", "club") and str(c.accessor) not in fields
+        ]
         at = {name: i for i, name in enumerate(fields)}
-        ranks = lists.ranks(queryset) if any(c.name == "rank" for c in columns) else {}
+        ranks = lists.ranks(queryset) if "rank" in names else {}
+        clubs = lists.primary_clubs(player_ids=None) if "club" in names else {}
 
         def cell(name: str, accessor: str) -> Callable[[tuple], Any]:
             if name == "rank":
-                return lambda row: ranks.get(row[at["dwz"]], "")
+                return lambda row: ranks.get(row[3], "")
+            if name == "club":
+                return lambda row: clubs[row[0]][0] if row[0] in clubs else ""
             if name == "name":
-                return lambda row: f"{row[0]}, {row[1]}" if row[1] else row[0]
+                return lambda row: f"{row[1]}, {row[2]}" if row[2] else row[1]
             if name == "last_evaluated":
                 return lambda row: row[at[accessor]].isoformat() if row[at[accessor]] else ""
             return lambda row: "" if row[at[accessor]] in (None, "") else row[at[accessor]]

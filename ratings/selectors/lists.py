@@ -21,14 +21,12 @@ def _primary_membership() -> QuerySet[Membership]:
     return Membership.objects.current().filter(player=OuterRef("pk")).primary_first()
 
 
-def rating_list() -> QuerySet[Player]:
-    """Players with their primary club (name, ZPS, member number), best DWZ first (no rank: ``ranks``)."""
-    primary = _primary_membership()
+def list_rows() -> QuerySet[Player]:
+    """The list pages' rows, best DWZ first: the primary club only as a sort key (``club_sort``), since a
+    correlated lookup per row runs for every row an OFFSET skips; ``primary_clubs`` adds the page's clubs."""
     return (
-        Player.objects.annotate(
-            club_name=Subquery(primary.values("club__name")[:1]),
-            club_zps=Subquery(primary.values("club__zps")[:1]),
-            member_number=Subquery(primary.values("member_number")[:1]),
+        Player.objects.alias(club_sort=Subquery(_primary_membership().values("club__name")[:1]))
+        .annotate(
             # Sort keys with unrated/unknown values below every real one, on SQLite and PostgreSQL alike.
             dwz_sort=Coalesce("dwz", Value(-1)),
             elo_sort=Coalesce("fide_elo", Value(-1)),
@@ -39,6 +37,27 @@ def rating_list() -> QuerySet[Player]:
             F("dwz").desc(nulls_last=True), F("index").desc(nulls_last=True), "surname", "first_name", "pk"
         )
     )
+
+
+def rating_list() -> QuerySet[Player]:
+    """``list_rows`` with their primary club (name, ZPS, member number) on every row (no rank: ``ranks``)."""
+    primary = _primary_membership()
+    return list_rows().annotate(
+        club_name=Subquery(primary.values("club__name")[:1]),
+        club_zps=Subquery(primary.values("club__zps")[:1]),
+        member_number=Subquery(primary.values("member_number")[:1]),
+    )
+
+
+def primary_clubs(*, player_ids: Iterable[int] | None) -> dict[int, tuple[str, str, str]]:
+    """Each player's primary club as (name, ZPS, member number), of ``player_ids`` or all (one query)."""
+    memberships = Membership.objects.current().primary_first()
+    if player_ids is not None:
+        memberships = memberships.filter(player_id__in=list(player_ids))
+    out: dict[int, tuple[str, str, str]] = {}
+    for player_id, *club in memberships.values_list("player_id", "club__name", "club__zps", "member_number"):
+        out.setdefault(player_id, tuple(club))  # type: ignore[arg-type]
+    return out
 
 
 def ranked(queryset: QuerySet[Player]) -> QuerySet[Player]:
@@ -74,9 +93,9 @@ def top(queryset: QuerySet[Player], *, n: int) -> QuerySet[Player]:
 def club_members(*, club: Club) -> QuerySet[Player]:
     """The rating list of a club's current members, with their member number in this club."""
     number = Membership.objects.current().filter(player=OuterRef("pk"), club=club).values("member_number")[:1]
-    return rating_list().in_club(club).annotate(club_member_number=Subquery(number))
+    return list_rows().in_club(club).annotate(club_member_number=Subquery(number))
 
 
 def organisation_members(*, organisation: Organisation) -> QuerySet[Player]:
     """The rating list of the current members of the clubs of ``organisation`` and below."""
-    return rating_list().in_organisation(organisation)
+    return list_rows().in_organisation(organisation)

@@ -79,7 +79,12 @@ class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView)
     title = ""
 
     def get_queryset(self):
-        return lists.rating_list()
+        return lists.list_rows()
+
+    def get_table_pagination(self, table):
+        if self.export_class.is_valid_format(self.request.GET.get(self.export_trigger_param)):
+            return False  # an export is the whole list: no page to count or fetch
+        return super().get_table_pagination(table)
 
     def create_export(self, export_format):
         header, rows = self.get_table(**self.get_table_kwargs()).export_rows()
@@ -101,7 +106,7 @@ class PlayerListView(RatingListView):
     export_name = "dwz-spieler"
 
     def get_queryset(self):
-        return lists.rating_list().order_by("surname", "first_name", "pk")
+        return lists.list_rows().order_by("surname", "first_name", "pk")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

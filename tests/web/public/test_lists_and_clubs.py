@@ -97,15 +97,15 @@ def test_garbage_parameters_never_raise(client, e2, path, params):
 @pytest.mark.parametrize("item_count", [1, 3])
 def test_query_counts(client, populate, django_assert_num_queries, item_count):
     populate(item_count)
-    with django_assert_num_queries(3):  # organisations (form), count, page
+    with django_assert_num_queries(4):  # organisations (form), count, page, the page's clubs
         client.get("/spieler/", {"q": "m"})
     with django_assert_num_queries(3):  # organisations (form), count, page
         client.get("/vereine/")
     with django_assert_num_queries(2):  # count, page
         response = client.get("/turniere/")
     assert len(response.context["table"].page.object_list) == item_count + 1
-    with django_assert_num_queries(7):  # club, count, page, ranks, tournaments, past members, figures
+    with django_assert_num_queries(8):  # club, count, page, clubs, ranks, tournaments, past members, figures
         response = client.get("/vereine/C0501/")
     assert len(response.context["table"].page.object_list) == item_count + 1
-    with django_assert_num_queries(7):  # organisation, form choices, count, page, ranks, children, clubs
+    with django_assert_num_queries(8):  # organisation, form, count, page, clubs, ranks, children, clubs
         client.get("/verbaende/C00/")

@@ -120,6 +120,6 @@ def test_named_list_query_count(client, federation, django_assert_num_queries, i
             birth_year=YEAR - 60,
             club=federation["club"],
         )
-    with django_assert_num_queries(4):  # organisations (filter form), count, page, the page's ranks
+    with django_assert_num_queries(5):  # organisations (form), count, page, the page's clubs and ranks
         response = client.get(URL, {"liste": "ue50w", "top": "10", "deutsch": "on"})
     assert len(rows(response)) == item_count
