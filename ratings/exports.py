@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
+import re
+import zipfile
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
+from xml.sax.saxutils import escape as xml_escape
 
-import openpyxl
 from django.http import HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django_tables2.export import TableExport
@@ -101,14 +104,67 @@ def _csv_chunks(header: list[str], rows: Iterable[list[Any]], *, german: bool) -
     yield "".join(chunk)
 
 
+_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
+_OPC = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+_XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+_XLSX_PARTS = {
+    "[Content_Types].xml": '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+    '<Default Extension="xml" ContentType="application/xml"/>'
+    f'<Override PartName="/xl/workbook.xml" ContentType="{_OPC}.sheet.main+xml"/>'
+    f'<Override PartName="/xl/styles.xml" ContentType="{_OPC}.styles+xml"/>'
+    f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{_OPC}.worksheet+xml"/></Types>',
+    "_rels/.rels": f'<Relationships xmlns="{_PKG_REL}"><Relationship Id="rId1" '
+    f'Type="{_REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>',
+    "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{_PKG_REL}">'
+    f'<Relationship Id="rId1" Type="{_REL}/worksheet" Target="worksheets/sheet1.xml"/>'
+    f'<Relationship Id="rId2" Type="{_REL}/styles" Target="styles.xml"/></Relationships>',
+    "xl/styles.xml": f'<styleSheet xmlns="{_MAIN}"><fonts count="1"><font><sz val="11"/><name val="Calibri"/>'
+    '</font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills>'
+    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
+    '<cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs>'
+    '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>',
+}
+# Characters XML 1.0 cannot carry (control characters other than tab, newline, carriage return).
+_XML_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xlsx_cell(value: Any) -> str:
+    if isinstance(value, bool):
+        return f'<c t="b"><v>{int(value)}</v></c>'
+    if isinstance(value, (int, float, Decimal)):
+        return f"<c><v>{value}</v></c>"
+    if value is None or value == "":
+        return "<c/>"
+    text = xml_escape(_XML_ILLEGAL.sub("", str(value)))
+    return f'<c t="inlineStr"><is><t xml:space="preserve">{text}</t></is></c>'
+
+
 def _xlsx_bytes(header: list[str], rows: Iterable[list[Any]], *, title: str) -> bytes:
-    book = openpyxl.Workbook(write_only=True)
-    sheet = book.create_sheet(title=title[:31])
-    sheet.append([spreadsheet_safe(h) for h in header])
-    for row in rows:
-        sheet.append([spreadsheet_safe(v) for v in row])
+    """A one-sheet XLSX written directly (inline strings, numbers as numbers): a 100 k-row list in a
+    second or two, where openpyxl spends ~9 µs per cell."""
     out = io.BytesIO()
-    book.save(out)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as book:
+        for name, xml in _XLSX_PARTS.items():
+            book.writestr(name, _XML_HEAD + xml)
+        sheet_name = xml_escape(_XML_ILLEGAL.sub("", title)[:31], {'"': "&quot;"})
+        book.writestr(
+            "xl/workbook.xml",
+            f'{_XML_HEAD}<workbook xmlns="{_MAIN}" xmlns:r="{_REL}"><sheets>'
+            f'<sheet name="{sheet_name}" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        )
+        with book.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as sheet:
+            sheet.write(f'{_XML_HEAD}<worksheet xmlns="{_MAIN}"><sheetData>'.encode())
+            chunk: list[str] = []
+            for row in itertools.chain([header], rows):
+                chunk.append("<row>" + "".join(_xlsx_cell(spreadsheet_safe(v)) for v in row) + "</row>")
+                if len(chunk) >= CHUNK_ROWS:
+                    sheet.write("".join(chunk).encode())
+                    chunk = []
+            sheet.write(("".join(chunk) + "</sheetData></worksheet>").encode())
     return out.getvalue()
 
 
@@ -116,7 +172,7 @@ def list_response(
     export_format: str, header: list[str], rows: Iterable[list[Any]], *, filename: str
 ) -> HttpResponseBase:
     """A whole list as CSV (streamed row by row), RFC 4180 CSV (streamed) or XLSX (written in one pass,
-    openpyxl's write-only mode): the plain cell values of ``rows``, made spreadsheet-safe as
+    a direct XML writer): the plain cell values of ``rows``, made spreadsheet-safe as
     ``SafeTableExport`` does, without django-tables2's per-cell rendering."""
     content_type = SafeTableExport.FORMATS[export_format]
     response: HttpResponseBase
