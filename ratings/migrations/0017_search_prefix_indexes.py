@@ -25,6 +25,6 @@ def drop_indexes(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ratings", "0015_search_keys_and_list_index")]
+    dependencies = [("ratings", "0016_recalculation_job")]
 
     operations = [migrations.RunPython(create_indexes, drop_indexes)]
