@@ -13,7 +13,13 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from ratings import admin_dsb_list, admin_merge, admin_officer, services  # noqa: F401 - they register models
+from ratings import (  # noqa: F401 - they register models
+    admin_dsb_list,
+    admin_merge,
+    admin_officer,
+    admin_recalculation,
+    services,
+)
 from ratings.admin_messages import report_text
 from ratings.models import (
     Club,

@@ -67,6 +67,11 @@ class RecalculationJob(models.Model):
     def __str__(self) -> str:
         return f"{self.since:%d.%m.%Y} ({self.get_status_display()})"
 
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("ratings:recalculation-progress", args=[self.pk])
+
     @property
     def unfinished(self) -> bool:
         return self.status in UNFINISHED

@@ -78,6 +78,11 @@ def job_schedule(
             job.since = since
             job.estimate = max(job.estimate, estimate)
             job.save(update_fields=["since", "estimate"])
+        if job.status == RecalculationJobStatus.RUNNING:
+            # We hold the lock, so its worker is waiting for it or dead: enqueue it again (a duplicate
+            # finds it done); a job a dead worker left behind heals with the next long save.
+            running = job.pk
+            transaction.on_commit(lambda: job_enqueue(running))
         return job
     since = min([since, *_unrepaired_failures()])
     job = RecalculationJob.objects.create(

@@ -112,6 +112,18 @@ def test_a_save_while_a_job_waits_moves_it_back_instead_of_adding_one(
     assert ratings_verify() == []
 
 
+def test_a_long_save_enqueues_a_job_left_running_again(settings, django_capture_on_commit_callbacks):
+    saved = _history(13)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    left = RecalculationJob.objects.create(since=saved[4][0].end_date, status=RecalculationJobStatus.RUNNING)
+    with django_capture_on_commit_callbacks(execute=True):
+        _correct(saved, 2)  # its worker died: nobody else would pick it up
+    left.refresh_from_db()
+    assert (left.status, left.since) == (RecalculationJobStatus.DONE, saved[2][0].end_date)
+    assert RecalculationJob.objects.count() == 1
+    assert ratings_verify() == []
+
+
 def test_deleting_a_tournament_goes_to_the_background_too(settings, django_capture_on_commit_callbacks):
     saved = _history(31)
     settings.RECALCULATION_BACKGROUND_SECONDS = 0
