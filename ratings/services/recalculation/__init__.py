@@ -2,12 +2,13 @@
 ``Player.dwz`` / ``index`` / ``last_evaluated``.
 
 Shape: take the lock, load everything from the changed point onward in a few queries, replay in memory
-(``ratings.dwz.replay``), delete + bulk-create the rows of the tournaments whose results changed, bulk-update
+(``ratings.dwz.replay``), delete and bulk-insert the rows of the tournaments whose results changed, update
 the players. Callers run inside ``transaction.atomic()`` (``recalculate`` opens one itself as well).
 
 Modules: ``lock`` (the rating lock), ``load`` (events, stored results, states before the changed point),
-``changes`` (the replay of one ``Changes`` value), ``write`` (rows and players), ``verify`` (compare with a
-replay from scratch), ``base`` (the report and shared helpers).
+``changes`` (the replay of one ``Changes`` value), ``full`` (the replay from scratch, streamed in date
+windows), ``write`` (rows and players), ``verify`` (compare with a replay from scratch), ``base`` (the report
+and shared helpers).
 """
 
 from .base import END_OF_TIME, RecalculationReport, earliest

@@ -26,7 +26,6 @@ from ratings.dwz.replay import (
 from ratings.dwz.types import TournamentResult
 from ratings.models import (
     Evaluation,
-    Player,
     RatingAdjustment,
     RatingState,
     Tournament,
@@ -34,6 +33,7 @@ from ratings.models import (
 )
 
 from .base import END_OF_TIME, RecalculationReport, engine_id, without_cyclic_gc
+from .full import recalculate_full
 from .incremental import Frontier
 from .load import (
     StoredTournament,
@@ -293,9 +293,13 @@ def _write(
 def recalculate(
     *, since: datetime.date | None = None, progress: Callable[[int, int], None] | None = None
 ) -> RecalculationReport:
-    """Full (``since=None``) or partial replay of every event from ``since`` on, in one transaction."""
+    """Full (``since=None``) or partial replay of every event from ``since`` on, in one transaction.
+
+    The full one streams the history in date windows (``full``); a partial one starts from the stored
+    states at ``since`` and holds what follows at once.
+    """
     with transaction.atomic():
         lock_ratings()
-        start = day_start(since or datetime.date.min)
-        reset = set(Player.objects.values_list("pk", flat=True)) if since is None else ()
-        return recalculate_changes(Changes(since=start, reset=reset, everything=True), progress=progress)
+        if since is None:
+            return recalculate_full(evaluator=lambda t: evaluate(t), progress=progress)
+        return recalculate_changes(Changes(since=day_start(since), everything=True), progress=progress)

@@ -55,8 +55,10 @@ def load_tournament_events(
     games_of: set[int] | None = None,
     only: set[int] | None = None,
     names: EngineIds | None = None,
+    until: datetime.date | None = None,
 ) -> list[TournamentEvent]:
-    """Rated tournaments ending on or after ``since`` with their entries and pairings: three queries.
+    """Rated tournaments ending on or after ``since`` (and before ``until``, if given) with their entries
+    and pairings: three queries.
 
     ``games_of``: load the pairings of these tournaments only (the others get none; the caller never lets
     the engine see them). ``only``: load these tournaments only (indexed lookups by id).
@@ -67,6 +69,9 @@ def load_tournament_events(
         .order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
         .values_list("tournament_id", "player_id", "player__birth_year", "member")
     )
+    if until is not None:
+        head = head.filter(end_date__lt=until)
+        entries = entries.filter(tournament__end_date__lt=until)
     if only is not None:
         games_of = only if games_of is None else games_of & only
     tournaments = {
@@ -84,7 +89,7 @@ def load_tournament_events(
                 players[tid].append((names[player_id], birth_year))
                 if not member:
                     non_members[tid].add(names[player_id])
-    games = load_games(games_of, since, names)
+    games = load_games(games_of, since, names, until=until)
     return [
         TournamentEvent(
             key=pk,
@@ -101,10 +106,14 @@ def load_tournament_events(
 
 
 def load_games(
-    tournaments: set[int] | None, since: datetime.date = datetime.date.min, names: EngineIds | None = None
+    tournaments: set[int] | None,
+    since: datetime.date = datetime.date.min,
+    names: EngineIds | None = None,
+    *,
+    until: datetime.date | None = None,
 ) -> dict:
-    """Pairings (two players) of ``tournaments``, or of every rated tournament ending on or after ``since``,
-    in round / board / creation order."""
+    """Pairings (two players) of ``tournaments``, or of every rated tournament ending on or after ``since``
+    (and before ``until``), in round / board / creation order."""
     games: dict[int, list[GameInput]] = defaultdict(list)
     pairings = (
         Game.objects.filter(result__in=sorted(PAIRING_RESULTS))
@@ -113,6 +122,8 @@ def load_games(
     )
     if tournaments is None:
         pairings = pairings.filter(tournament__rated=True, tournament__end_date__gte=since)
+        if until is not None:
+            pairings = pairings.filter(tournament__end_date__lt=until)
     names = EngineIds() if names is None else names
     for queryset in _by_tournament(pairings, tournaments):
         for tid, rows in itertools.groupby(queryset, key=operator.itemgetter(0)):

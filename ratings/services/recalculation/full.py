@@ -1,0 +1,142 @@
+"""The full recalculation, streamed: the replay from scratch runs in date windows of about ``WINDOW``
+entries, each loaded, replayed, compared and written before the next, so memory is bounded by a window and
+the players' states, not by the years of history (issue 16: 4.1 GB at 2 M evaluations before)."""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Callable, Hashable, Iterator
+from typing import cast
+
+from django.db.models import Count
+from django.utils import timezone
+
+from ratings.dwz.replay import Event, PlayerState, TournamentEvent, day_start, gives_rating, replay
+from ratings.dwz.types import TournamentInput, TournamentResult
+from ratings.models import Evaluation, Player, RatingState, Restpartie, Tournament, TournamentEntry
+
+from .base import RecalculationReport, engine_id, without_cyclic_gc
+from .load import (
+    load_adjustment_events,
+    load_members,
+    load_start_values,
+    load_stored,
+    load_tournament_events,
+    start_state,
+)
+from .write import Decimals, evaluation_rows, replace_rows, update_players
+
+WINDOW = 50_000  # entries (player evaluations) per window: ~100 MB of rows, games and results at most
+
+Window = tuple[datetime.date, datetime.date | None]  # [first, until); until None: open
+
+
+def tournament_key(event: TournamentEvent) -> int:
+    """The tournament's pk: the engine types event keys as ``Hashable``; this replay keys them by pk."""
+    return cast(int, event.key)
+
+
+def windows(since: datetime.date, size: int | None = None) -> list[Window]:
+    """Whole-day date ranges that split the rated tournaments ending on or after ``since`` into windows of
+    about ``size`` entries (more only if a single day holds more)."""
+    size = WINDOW if size is None else size
+    per_day = (
+        TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since)
+        .order_by("tournament__end_date")
+        .values_list("tournament__end_date")
+        .annotate(entries=Count("pk"))
+    )
+    bounds: list[Window] = []
+    first, filled = since, 0
+    for day, entries in per_day:
+        if filled and filled + entries > size:
+            bounds.append((first, day))
+            first, filled = day, 0
+        filled += entries
+    bounds.append((first, None))
+    return bounds
+
+
+def replay_in_windows(
+    states: dict[str, PlayerState],
+    *,
+    members: set[int],
+    evaluator: Callable[[TournamentInput], TournamentResult],
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[tuple[dict[int, TournamentEvent], dict[Hashable, TournamentResult]]]:
+    """Replay every rated tournament and dated adjustment from scratch, one window at a time: yields each
+    window's tournaments (by pk) and their results in evaluation order; ``states`` carry over (updated in
+    place). Tournament and adjustment events are keyed by pk: a full replay evaluates only tournaments."""
+    since = datetime.date.min
+    total = Tournament.objects.filter(rated=True).count()
+    adjustments = load_adjustment_events(day_start(since), set())
+    done = [0]
+
+    def on_event(event: Event) -> None:
+        if progress is not None and isinstance(event, TournamentEvent):
+            done[0] += 1
+            progress(done[0], total)
+
+    for first, until in windows(since):
+        t_events = load_tournament_events(first, set(), until=until)
+        in_window = [a for a in adjustments if a.order[0] >= first and (until is None or a.order[0] < until)]
+        outcome = replay(
+            [*t_events, *in_window],
+            states,
+            members=lambda pid: int(pid) in members,
+            evaluator=evaluator,
+            on_event=on_event,
+        )
+        yield {tournament_key(ev): ev for ev in t_events}, outcome.evaluated
+
+
+@without_cyclic_gc
+def recalculate_full(
+    *,
+    evaluator: Callable[[TournamentInput], TournamentResult],
+    progress: Callable[[int, int], None] | None = None,
+) -> RecalculationReport:
+    """Replay every event from scratch (window by window) and write what differs. The lock must be held.
+
+    Every player starts from his start value; a window's stored rows are compared with its results and only
+    the tournaments that differ are rewritten (a consistent database writes nothing). The players' last
+    evaluations are known from the replay itself.
+    """
+    started = time.perf_counter()
+    report = RecalculationReport()
+    start_values = load_start_values()
+    players = set(Player.objects.order_by().values_list("pk", flat=True))
+    states = {engine_id(pk): start_state(start_values.get(pk)) for pk in players}
+    last: dict[int, datetime.date] = {}
+    decimals = Decimals()
+    for events, evaluated in replay_in_windows(
+        states, members=load_members(), evaluator=evaluator, progress=progress
+    ):
+        stored = load_stored(datetime.date.min, set(events))
+        clear: list[int] = []
+        evaluations: list[tuple] = []
+        restpartien: list[tuple] = []
+        for key, result in evaluated.items():
+            event = events[key]  # type: ignore[index]  # tournament events are keyed by pk here
+            tid = tournament_key(event)
+            report.tournaments.append(tid)
+            report.evaluations += len(result.players)
+            for pr in result.players:
+                if gives_rating(pr):
+                    last[int(pr.id)] = event.end_date  # evaluation order: the last one wins
+            before = stored.get(tid)
+            if before is not None and before.same_as(result, event.order):
+                continue
+            clear.append(tid)
+            rows, rps = evaluation_rows(tid, event, result, decimals)
+            evaluations += rows
+            restpartien += rps
+        replace_rows(clear, evaluations, restpartien)
+    # Rows of tournaments no longer rated; their players' rows are compared below like everyone's.
+    Evaluation.objects.filter(tournament__rated=False).delete()
+    Restpartie.objects.filter(tournament__rated=False).delete()
+    update_players(states, players, report, last=last)
+    RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
+    report.elapsed = time.perf_counter() - started
+    return report
