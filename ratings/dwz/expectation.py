@@ -78,8 +78,12 @@ def rounded_sum(rating: int, opponents: Sequence[int]) -> int:
 
 
 def unrounded_sum(rating: int, opponents: Sequence[int]) -> float:
-    """1000 * the sum of the unrounded P, in float: the tie-break sum of the search (spec §7.1)."""
-    return 1000.0 * sum(win_probability(rating - o) for o in opponents)
+    """1000 * the sum of the unrounded P, in float: the tie-break sum of the search (spec §7.1).
+
+    ``math.fsum`` rounds the exact sum once, so the tie-break does not depend on the order of the games: a
+    running ``sum`` can land on either side of a near tie depending on that order.
+    """
+    return 1000.0 * math.fsum([win_probability(rating - o) for o in opponents])
 
 
 _NORMAL = NormalDist()

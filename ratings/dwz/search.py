@@ -105,9 +105,9 @@ def _f(r: int, opps: list[int]) -> int:
 
 
 def _s(r: int, opps: list[int]) -> float:
-    """``unrounded_sum`` on the tables (same terms, same order, same float result)."""
+    """``unrounded_sum`` on the tables (same terms, same float result)."""
     wp = P_UNROUNDED
-    return 1000.0 * sum([wp[r - o] for o in opps])
+    return 1000.0 * math.fsum([wp[r - o] for o in opps])
 
 
 def solve(opponents: list[int], w: int, hint: int | None = None, packed: int | None = None) -> int:

@@ -123,7 +123,8 @@ def f_rounded(r: int, opponents: list[int]) -> int:
 
 
 def f_unrounded(r: int, opponents: list[int]) -> float:
-    return sum(big_p(r - o) for o in opponents)
+    # fsum: the exact sum rounded once, whatever the order of the games
+    return math.fsum(big_p(r - o) for o in opponents)
 
 
 def solve(opponents: list[int], w: int) -> int:

@@ -165,3 +165,28 @@ def test_player_beating_everyone_gains(t, data):
     assert result.dwz_new >= result.dwz_old
     # Not asserted: performance >= R0. With 100 % the fictitious draw against the level can put the
     # performance below R0 (692 beating five 300s: 691), which is what the rule says.
+
+
+def test_near_tie_of_the_unrounded_sums_does_not_depend_on_game_order():
+    """Found by the property above. P3 (300) becomes an Ausnahmespieler, and P0's performance lies where
+    f(1218) and f(1219) tie with unrounded sums within float rounding of each other: a running sum picked
+    1218 or 1219 depending on the order of the games. The sums are now rounded once (``math.fsum``)."""
+    players = (
+        PlayerInput(id="P0", dwz=1565, index=0),
+        PlayerInput(id="P1"),
+        PlayerInput(id="P2", dwz=869, index=0),
+        PlayerInput(id="P3", dwz=300, index=0),
+    )
+    pairings = [
+        ("P2", "P3", "0-1"), ("P0", "P2", "1/2-1/2"), ("P0", "P1", "1-0"), ("P0", "P3", "0-1"),
+        ("P0", "P3", "0-1"), ("P2", "P3", "1-0"), ("P0", "P3", "1/2-1/2"), ("P0", "P2", "1-0"),
+        ("P0", "P2", "1-0"),
+    ]  # fmt: skip
+    games = [GameInput(white=w, black=b, result=r) for w, b, r in pairings]
+    rnd = random.Random(7)
+    performances = set()
+    for _ in range(300):
+        rnd.shuffle(games)
+        result = evaluate(TournamentInput(datetime.date(2017, 1, 1), players, tuple(games)))
+        performances.add(next(p.performance for p in result.players if p.id == "P0"))
+    assert performances == {1219}
