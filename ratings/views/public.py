@@ -1,4 +1,6 @@
-"""Public pages: rating lists, clubs, organisations, players (Karteikarte), tournaments, search, categories.
+"""Public pages: rating lists, clubs, organisations, tournament lists, statistics, search, categories.
+
+The Karteikarte and a tournament's evaluation are in ``public_detail``.
 
 Plain views without login. Reads go through ``ratings.selectors``; nothing here computes a rating.
 """
@@ -17,15 +19,11 @@ from ratings.exports import RFC4180, SafeTableExport, list_response
 from ratings.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.forms.public import SearchForm
 from ratings.permissions import user_scope
-from ratings.selectors import club_stats, clubs, lists, players, statistics, tournaments
+from ratings.selectors import club_stats, clubs, lists, statistics, tournaments
 from ratings.selectors import search as search_selectors
 from ratings.tables import ClubMembersTable, ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
-from ratings.views.tournament_export import standings_context
 
 MAX_PER_PAGE = 200
-# Above this many players a tournament's page leaves the games (progress table, scoresheets: three quarters
-# of a 300-player Swiss's 1 MB) to a request of their own (``tournament_games``).
-LAZY_GAMES_FROM = 60
 
 
 def _sanitised_get(request: HttpRequest) -> None:
@@ -260,53 +258,6 @@ def club_comparison(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request, "ratings/public/club_comparison.html", {"organisation": organisation, "rows": rows}
     )
-
-
-def player_detail(request: HttpRequest, key: str) -> HttpResponse:
-    """Karteikarte: head, history (evaluations and adjustments), chart."""
-    player = players.player(key=key)
-    if player is None:
-        raise Http404(_("Diesen Spieler gibt es nicht."))
-    rows = players.history(player=player)
-    context = {
-        "player": player,
-        "memberships": [m for m in player.memberships.all() if m.current],
-        "past_memberships": [m for m in player.memberships.all() if not m.current],
-        "history": rows,
-        "chart_data": players.chart_points(rows=rows),
-    }
-    return render(request, "ratings/public/player_detail.html", context)
-
-
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """Turnierauswertung: head, evaluation table, crosstable or progress table, scoresheets."""
-    tournament = tournaments.tournament(pk=pk)
-    if tournament is None:
-        raise Http404(_("Dieses Turnier gibt es nicht."))
-    view = tournaments.tournament_view(tournament=tournament)
-    edition = next((r.evaluation.get_edition_display() for r in view.rows if r.evaluation), None)
-    context = {"tournament": tournament, "view": view, "edition": edition}
-    context.update(standings_context(tournament, view))
-    # The evaluation by start number (the default) or by placing (?sort=rang).
-    standing_of = {line["row"].number: line["standing"] for line in context["standings"]}
-    rows = [(row, standing_of.get(row.number)) for row in view.rows]
-    sort = "rang" if request.GET.get("sort") == "rang" and view.rounds else "nr"
-    if sort == "rang":
-        rows.sort(key=lambda item: (item[1] is None, item[1].rank if item[1] else 0, item[0].number))
-    context.update({"evaluation_rows": rows, "sort": sort, "lazy_games": len(view.rows) > LAZY_GAMES_FROM})
-    return render(request, "ratings/public/tournament_detail.html", context)
-
-
-def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
-    """Kreuztabelle or Fortschrittstabelle and the scoresheets: a large tournament's page loads them from
-    here as the reader scrolls to them (HTMX); without JavaScript it is a page of its own."""
-    tournament = tournaments.tournament(pk=pk)
-    if tournament is None:
-        raise Http404(_("Dieses Turnier gibt es nicht."))
-    context = {"tournament": tournament, "view": tournaments.tournament_view(tournament=tournament)}
-    if getattr(request, "htmx", False):
-        return render(request, "ratings/public/_tournament_games.html", context)
-    return render(request, "ratings/public/tournament_games.html", context)
 
 
 def search(request: HttpRequest) -> HttpResponse:

@@ -276,9 +276,9 @@ def test_empty_cells_show_a_dash_and_first_rating_badge_sits_with_the_name(clien
 def test_large_tournament_loads_its_games_on_their_own(client, e2, monkeypatch):
     """Above LAZY_GAMES_FROM players the page leaves the progress table and the scoresheets to
     /turniere/<pk>/partien/: HTMX fetches them as the reader scrolls there; without JavaScript a link."""
-    from ratings.views import public
+    from ratings.views import public_detail
 
-    monkeypatch.setattr(public, "LAZY_GAMES_FROM", 5)
+    monkeypatch.setattr(public_detail, "LAZY_GAMES_FROM", 5)
     t = e2["tournament"]
     games_url = reverse("ratings:tournament-games", args=[t.pk])
     html = client.get(url(t)).content.decode()
