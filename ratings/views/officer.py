@@ -86,6 +86,15 @@ def _store_report(
     }
 
 
+def results_saved(
+    request: HttpRequest, *, tournament: Tournament, report: RecalculationReport
+) -> HttpResponse:
+    """The end of a results save, from the grid and from the rounds screen alike: the report page."""
+    title = _("Ergebnisse von „%(name)s“ gespeichert") % {"name": tournament.name}
+    _store_report(request, title=title, tournament=tournament, report=report)
+    return redirect("ratings:officer-report")
+
+
 @permissions.officer_required
 def report_view(request: HttpRequest) -> HttpResponse:
     data = request.session.get(REPORT_SESSION_KEY)

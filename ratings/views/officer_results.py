@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -20,11 +20,11 @@ from ratings.selectors import search
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.views.officer import (
-    _store_report,
     _trail,
     conflict_context,
     editable_tournament,
     posted_version,
+    results_saved,
     tournament_gone,
     tournament_public_url,
 )
@@ -175,13 +175,7 @@ def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) ->
     except ValidationError as exc:
         context["save_errors"] = exc.messages
         return _render_results(request, entry, context, preview=True)
-    _store_report(
-        request,
-        title=_("Ergebnisse von „%(name)s“ gespeichert") % {"name": tournament.name},
-        tournament=tournament,
-        report=report,
-    )
-    return redirect("ratings:officer-report")
+    return results_saved(request, tournament=tournament, report=report)
 
 
 @login_required

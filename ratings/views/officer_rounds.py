@@ -31,7 +31,7 @@ from ratings.selectors import drafts as draft_selectors
 from ratings.services import drafts as draft_service
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
-from ratings.views.officer import _store_report
+from ratings.views.officer import results_saved
 
 ROUNDS_WITHOUT_HEAD = 9  # rounds offered when the head names none
 
@@ -250,13 +250,7 @@ def draft_publish(request: HttpRequest, pk: int) -> HttpResponse:
             ),
         )
         return redirect(back)
-    _store_report(
-        request,
-        title=_("Ergebnisse von „%(name)s“ gespeichert") % {"name": tournament.name},
-        tournament=tournament,
-        report=report,
-    )
-    return redirect("ratings:officer-report")
+    return results_saved(request, tournament=tournament, report=report)
 
 
 @login_required
