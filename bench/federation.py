@@ -25,7 +25,9 @@ Each phase runs in a child process of this script (``--phase``), so its ``peak_r
   again on a generated database);
 * ``again``: full ``recalculate()`` again, nothing changed;
 * ``late``: a club round robin of 10 ending one year before the newest tournament, saved through
-  ``tournament_save`` as an officer would;
+  ``tournament_save`` as an officer would: ``seconds`` is the officer's wait (the configured background
+  threshold), ``chain`` the whole chain in the request, ``job`` the background replay (rolled back after
+  each, so every run measures the same chain);
 * ``verify``: ``ratings_verify()``;
 * ``pages``: median time of 5 requests of each page of issue 16 (``django.test.Client`` in-process, DEBUG off)
   and the response size.
@@ -565,10 +567,20 @@ def phase_again() -> dict:
 
 
 def phase_late() -> dict:
+    """A club round robin of 10 ending one year before the newest tournament, saved through
+    ``tournament_save`` three times on the same database (each rolled back, so every run measures the same
+    chain): ``request`` with the configured background threshold (the officer's wait), ``job`` the background
+    replay that save scheduled, run at once in this process, and ``chain`` the whole chain in the request
+    (threshold raised). ``seconds`` is the officer's wait; ``evaluations`` and ``tournaments`` the chain's
+    reach. Each part reports wall and CPU seconds, its queries and their time; on PostgreSQL the deferred
+    foreign-key checks a COMMIT would run are forced inside the timing."""
+    from django.db import transaction
     from django.db.models import Count, Max, Q
+    from django.test import override_settings
 
-    from ratings.models import Club, Game, Player, Tournament, TournamentEntry
+    from ratings.models import Club, Game, Player, RecalculationJob, Tournament, TournamentEntry
     from ratings.services import tournament_save
+    from ratings.services.background import job_run
 
     rng = random.Random(2)
     newest = Tournament.objects.aggregate(d=Max("end_date"))["d"]
@@ -584,20 +596,67 @@ def phase_late() -> dict:
             memberships__club=club, memberships__valid_until__isnull=True, dwz__isnull=False
         ).order_by("pk")[:10]
     )
-    tournament = Tournament(name=f"Nachtrag {datetime.datetime.now():%H:%M:%S}", start_date=end, end_date=end)
-    entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(group, 1)]
-    games = [
-        Game(round=r, white=w, black=b, result=rng.choice(["1-0", "0-1", "1/2-1/2"]))
-        for r, pairs in enumerate(_berger(group), start=1)
-        for w, b in pairs
-    ]
-    started = time.perf_counter()
-    report = tournament_save(tournament=tournament, entries=entries, games=games)
+    results = [rng.choice(["1-0", "0-1", "1/2-1/2"]) for _ in range(45)]
+
+    def save() -> object:
+        tournament = Tournament(name="Nachtrag (bench)", start_date=end, end_date=end)
+        entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(group, 1)]
+        pairs = [(r, w, b) for r, round_pairs in enumerate(_berger(group), start=1) for w, b in round_pairs]
+        games = [
+            Game(round=r, white=w, black=b, result=res) for (r, w, b), res in zip(pairs, results, strict=True)
+        ]
+        return tournament_save(tournament=tournament, entries=entries, games=games)
+
+    parts: dict[str, dict] = {}
+    with transaction.atomic():
+        start = transaction.savepoint()
+        report, parts["request"] = _measured(save)
+        job = RecalculationJob.objects.filter(status="pending").order_by("-pk").first()
+        if job is not None:
+            _, parts["job"] = _measured(lambda: job_run(job_id=job.pk))
+        transaction.savepoint_rollback(start)
+        with override_settings(RECALCULATION_BACKGROUND_SECONDS=float("inf")):
+            chain, parts["chain"] = _measured(save)
+        transaction.set_rollback(True)
+    parts["request"].update(tournaments=len(report.tournaments), evaluations=report.evaluations)
+    parts["chain"].update(tournaments=len(chain.tournaments), evaluations=chain.evaluations)
     return {
-        "seconds": time.perf_counter() - started,
-        "evaluations": report.evaluations,
-        "tournaments": len(report.tournaments),
+        "seconds": parts["request"]["seconds"],
+        "evaluations": chain.evaluations,
+        "tournaments": len(chain.tournaments),
+        "background": job is not None,
         "end_date": end.isoformat(),
+        **parts,
+    }
+
+
+def _measured(work) -> tuple[object, dict]:
+    """``work()`` and its wall / CPU seconds, query count and query seconds (``execute_wrapper``: works with
+    DEBUG off). On PostgreSQL the deferred constraint checks run before the clock stops."""
+    from django.db import connection
+
+    queries = [0, 0.0]
+
+    def count(execute, sql, params, many, context):
+        t0 = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            queries[0] += 1
+            queries[1] += time.perf_counter() - t0
+
+    started, cpu = time.perf_counter(), time.process_time()
+    with connection.execute_wrapper(count):
+        result = work()
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+    return result, {
+        "seconds": round(time.perf_counter() - started, 3),
+        "cpu_seconds": round(time.process_time() - cpu, 3),
+        "queries": queries[0],
+        "sql_seconds": round(queries[1], 3),
     }
 
 
