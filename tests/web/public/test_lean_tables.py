@@ -1,0 +1,59 @@
+"""The public tables render their body rows in Python (``LeanTable.body_html``): the same cells as
+django-tables2's own template, compared on each list page."""
+
+import re
+
+import pytest
+
+from ratings.enums import FideTitle
+from tests.builders import make_player
+
+
+def _tbody(html: str) -> str:
+    body = re.search(r"<tbody[^>]*>(.*?)</tbody>", html, re.S)
+    assert body is not None
+    return re.sub(r"\s+", " ", body.group(1)).replace("> <", "><").strip()
+
+
+def _both(client, url, params=None):
+    response = client.get(url, params or {})
+    assert response.status_code == 200
+    table = response.context["table"]
+    request = response.wsgi_request
+    lean = table.as_html(request)
+    table.template_name = "django_tables2/bootstrap5-responsive.html"
+    return _tbody(lean), _tbody(table.as_html(request))
+
+
+@pytest.fixture
+def listed(populate, federation):
+    made = populate(3)
+    make_player(surname="Titel", first_name="Tim", dwz=2450, index=80, club=federation["club"],
+                fide_title=FideTitle.GM, fide_elo=2500, fide_id=4600001)  # fmt: skip
+    make_player(surname="Ohne", first_name="Verein & <Co>", birth_year=None)
+    return made
+
+
+@pytest.mark.parametrize(
+    ("url", "params"),
+    [
+        ("/ranglisten/", {}),
+        ("/ranglisten/", {"sort": "-name"}),
+        ("/ranglisten/", {"q": "nichtda"}),
+        ("/spieler/", {}),
+        ("/vereine/", {}),
+        ("/vereine/C0501/", {}),
+        ("/verbaende/C00/", {}),
+        ("/turniere/", {}),
+    ],
+)
+def test_lean_body_equals_django_tables2(client, listed, url, params):
+    lean, stock = _both(client, url, params)
+    assert lean == stock
+    assert "<td" in lean
+
+
+def test_choices_show_their_label_and_text_is_escaped(client, listed):
+    lean, _stock = _both(client, "/ranglisten/")
+    assert "<td" in lean and ">GM<" in lean
+    assert "Ohne, Verein &amp; &lt;Co&gt;" in lean
