@@ -18,7 +18,8 @@ UNFINISHED = (RecalculationJobStatus.PENDING, RecalculationJobStatus.RUNNING)
 
 
 class RecalculationJob(models.Model):
-    """A replay of every event from ``since`` on, run by the background worker (``ratings.tasks``).
+    """The rest of a recalculation after ``since``, run by the background worker (``ratings.tasks``):
+    what the players in ``resume`` reach from where the save stopped, or every event from ``since`` on.
 
     At most one job is unfinished at a time: a save while one waits moves its ``since`` earlier instead
     of adding another (``ratings.services.background``). ``status`` is ``running`` from the moment a
@@ -27,6 +28,10 @@ class RecalculationJob(models.Model):
     """
 
     since = models.DateField(_("ab"))
+    # Where the save's own replay stopped and who was still dirty there: ``[{"after": order key as a list,
+    # "players": [pk, ...]}, ...]``; the job replays only what they reach. None: replay every event from
+    # ``since`` on (a job that took over a failed one, or a replay that could not tell).
+    resume = models.JSONField(_("fortsetzen ab"), null=True, blank=True, default=None, editable=False)
     status = models.CharField(
         _("Status"),
         max_length=10,

@@ -3,12 +3,12 @@ background (django-tasks, ``ratings.tasks.recalculation_task``).
 
 * ``recalculate_or_schedule``: the save services' choice. A save whose chain would take longer than
   ``settings.RECALCULATION_BACKGROUND_SECONDS`` (``recalculation_estimate``) is replayed only up to the
-  saved tournament (``recalculate_changes(..., until=...)``); a ``RecalculationJob`` replays everything
-  from the change date on afterwards.
-* At most one job is unfinished: a save while one waits moves its ``since`` earlier (never later), since
-  the job replays every event from ``since`` on with the inputs it finds when it runs. Everything before
-  the job's ``since`` is consistent at any time; the rows from there on may be stale until it is done
-  (pages say "Neuberechnung läuft").
+  saved tournament (``recalculate_changes(..., until=...)``); a ``RecalculationJob`` replays afterwards
+  what the players still dirty there reach (``resume``), on the same incremental path.
+* At most one job is unfinished: a save while one waits moves its ``since`` earlier (never later) and adds
+  its own stopping point; the job reads the inputs when it runs. Everything before the job's ``since`` is
+  consistent at any time; the rows from there on may be stale until it is done (pages say "Neuberechnung
+  läuft").
 * ``job_run``: the task body. It holds the rating lock for the whole replay (two jobs, or a job and a
   save, never overlap) and marks the job done in the replay's own transaction.
 * ``jobs_resume``: after a worker died (status ``running``, the replay rolled back) enqueue the unfinished
@@ -21,6 +21,7 @@ import datetime
 import time
 import traceback
 from collections.abc import Callable
+from typing import cast
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -61,32 +62,60 @@ def recalculate_or_schedule(
     if seconds <= settings.RECALCULATION_BACKGROUND_SECONDS:
         return recalculate_changes(changes)
     report = recalculate_changes(changes, until=until)
-    job_schedule(since=since, estimate=seconds, tournament_id=tournament_id, user=user)
+    resume = None if report.unfinished is None else [resume_point(until, report.unfinished)]
+    job_schedule(since=since, estimate=seconds, tournament_id=tournament_id, user=user, resume=resume)
     return report
 
 
+def resume_point(until: OrderKey, players: set[int]) -> dict:
+    """A stopped replay as ``RecalculationJob.resume`` stores it (JSON)."""
+    return {"after": [until[0].isoformat(), *until[1:]], "players": sorted(players)}
+
+
+def _unfinished(resume: list[dict]) -> list[tuple[OrderKey, list[int]]]:
+    """``RecalculationJob.resume`` as ``Changes.unfinished``."""
+    points = []
+    for point in resume:
+        day, *rest = point["after"]
+        points.append((cast(OrderKey, (datetime.date.fromisoformat(day), *rest)), point["players"]))
+    return points
+
+
 def job_schedule(
-    *, since: datetime.date, estimate: float = 0.0, tournament_id: int | None = None, user=None
+    *,
+    since: datetime.date,
+    estimate: float = 0.0,
+    tournament_id: int | None = None,
+    user=None,
+    resume: list[dict] | None = None,
 ) -> RecalculationJob:
-    """The unfinished job, moved back to ``since`` if that is earlier, or a new one enqueued on commit.
-    The lock must be held (every writer of ``since`` holds it, so a job reads it once, under the lock)."""
+    """The unfinished job, moved back to ``since`` if that is earlier and given the save's ``resume``
+    points, or a new one enqueued on commit. ``resume`` None: the job replays every event from its
+    ``since`` on. The lock must be held (every writer of the job holds it, so a job reads it once, under
+    the lock)."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("job_schedule() must run inside transaction.atomic() with the rating lock")
     job = RecalculationJob.objects.filter(status__in=UNFINISHED).order_by("pk").first()
     if job is not None:
-        if since < job.since:
-            job.since = since
+        # Each save's stopping point stays a point of its own: its players are dirty from there on.
+        merged = None if job.resume is None or resume is None else job.resume + resume
+        if since < job.since or merged != job.resume:
+            job.since = min(since, job.since)
             job.estimate = max(job.estimate, estimate)
-            job.save(update_fields=["since", "estimate"])
+            job.resume = merged
+            job.save(update_fields=["since", "estimate", "resume"])
         if job.status == RecalculationJobStatus.RUNNING:
             # We hold the lock, so its worker is waiting for it or dead: enqueue it again (a duplicate
             # finds it done); a job a dead worker left behind heals with the next long save.
             running = job.pk
             transaction.on_commit(lambda: job_enqueue(running))
         return job
-    since = min([since, *_unrepaired_failures()])
+    failures = _unrepaired_failures()
+    if failures:  # what a failed job had still to do is not known: replay everything from there
+        since, resume = min(since, *failures), None
     job = RecalculationJob.objects.create(
         since=since,
+        resume=resume,
         estimate=estimate,
         tournament_id=tournament_id,
         created_by=user if getattr(user, "pk", None) else None,
@@ -152,8 +181,8 @@ def _locked(work: Callable[[], RecalculationJob | None]) -> RecalculationJob | N
 
 
 def job_run(*, job_id: int) -> RecalculationJob | None:
-    """Replay every event from the job's ``since`` on (the task body). None if the job is unknown or no
-    longer unfinished; re-raises after marking the job failed."""
+    """Finish the chain (the task body): what the job's ``resume`` players reach, or every event from its
+    ``since`` on. None if the job is unknown or no longer unfinished; re-raises after marking it failed."""
     if not RecalculationJob.objects.filter(pk=job_id, status__in=UNFINISHED).update(
         status=RecalculationJobStatus.RUNNING, attempts=F("attempts") + 1
     ):
@@ -165,9 +194,11 @@ def job_run(*, job_id: int) -> RecalculationJob | None:
         if job is None or job.status not in UNFINISHED:
             return job  # a duplicate run (see ``jobs_resume``): the other one finished it
         job.started_at = timezone.now()
-        report = recalculate_changes(
-            Changes(since=day_start(job.since), everything=True, stale_after=True), progress=progress
-        )
+        if job.resume is None:
+            changes = Changes(since=day_start(job.since), everything=True, stale_after=True)
+        else:  # only what the players left dirty reach
+            changes = Changes(since=day_start(job.since), unfinished=_unfinished(job.resume))
+        report = recalculate_changes(changes, progress=progress)
         job.status = RecalculationJobStatus.DONE
         job.done = job.total = len(report.tournaments)
         job.finished_at = timezone.now()

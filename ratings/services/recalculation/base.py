@@ -27,6 +27,9 @@ class RecalculationReport:
     rating_changes: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)  # pk: (old, new)
     evaluations: int = 0  # player evaluations computed by the engine
     elapsed: float = 0.0
+    # A replay stopped by ``until``: the players still dirty there (their later stored rows may be stale);
+    # None if the replay cannot tell (it replayed every event, or was not stopped).
+    unfinished: set[int] | None = None
 
     def merge(self, other: RecalculationReport) -> None:
         self.tournaments += [t for t in other.tournaments if t not in self.tournaments]

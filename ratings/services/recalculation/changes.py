@@ -34,7 +34,7 @@ from ratings.models import (
 
 from .base import END_OF_TIME, RecalculationReport, engine_id, without_cyclic_gc
 from .full import recalculate_full
-from .incremental import Frontier
+from .incremental import Frontier, just_after
 from .load import (
     StoredTournament,
     load_adjustment_events,
@@ -70,6 +70,10 @@ class Changes:
     # The stored rows from ``since`` on may be stale (a replay with ``until`` stopped before them): read
     # each player's state before ``since`` from his history before it, not from his next stored row.
     stale_after: bool = False
+    # Replays stopped by ``until`` (``RecalculationReport.unfinished``): ``(until, players)``. The players'
+    # stored rows after ``until`` may be stale; they turn dirty there, and their states at ``since`` are
+    # read from their history before it. Everything before ``since`` must be consistent.
+    unfinished: Collection[tuple[OrderKey, Collection[int]]] = ()
 
 
 def _typed_key(key: Hashable) -> tuple[str, int]:
@@ -226,7 +230,9 @@ def _recalculate_reach(
     )
     dirty_pks |= adjusted
     hot = dirty_pks | reset_pks
-    frontier.track(hot | {int(p) for ev in seeds for p, _ in ev.players})
+    resumed = {pk for _, pks in changes.unfinished for pk in pks}
+    frontier.from_history = resumed
+    frontier.track(hot | resumed | {int(p) for ev in seeds for p, _ in ev.players})
     frontier.dirty = {engine_id(pk) for pk in hot}
     frontier.touched |= frontier.dirty
     for ev in seeds:
@@ -237,7 +243,12 @@ def _recalculate_reach(
         for order, key in frontier.players[pk].events:
             if key in changed:
                 frontier.push(order, key)
+    for stopped, pks in changes.unfinished:
+        for pk in pks:
+            frontier.push(just_after(stopped), ("d", pk))
     frontier.run(evaluate, progress, until=until)
+    if until is not None:
+        report.unfinished = {int(pid) for pid in frontier.dirty}
 
     touched = {int(p) for p in frontier.touched}
     touched |= _write(frontier.evaluated, frontier.events, frontier.stored, removed=removed_t, report=report)

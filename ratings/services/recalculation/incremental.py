@@ -35,7 +35,7 @@ from ratings.dwz.replay import (
 )
 from ratings.dwz.types import PlayerResult, TournamentResult
 
-from .base import END_OF_TIME
+from .base import END_OF_TIME, engine_id
 from .load import (
     PlayerEvents,
     StoredTournament,
@@ -45,9 +45,14 @@ from .load import (
     states_before,
 )
 
-Key = tuple[str, int]  # ("t", tournament pk) or ("a", adjustment pk)
+Key = tuple[str, int]  # ("t", tournament pk), ("a", adjustment pk) or ("d", player pk): dirty from here
 AFTER_EVERYTHING: OrderKey = (END_OF_TIME, 9, 9, "", 0)
 BEFORE_EVERYTHING: OrderKey = (datetime.date.min, -9, 0, "", 0)  # a player's events start at ``since``
+
+
+def just_after(order: OrderKey) -> OrderKey:
+    """A position after ``order`` and before every later event (a longer tuple sorts after its prefix)."""
+    return cast(OrderKey, (*order, 1))
 
 
 @dataclass(slots=True)
@@ -62,6 +67,7 @@ class Frontier:
     stored: dict[int, StoredTournament]  # full stored rows of the tournaments loaded so far
     seeds: dict[int, TournamentEvent]  # changed and never evaluated tournaments (current entries)
     stale: set[int]  # stored rows, no longer rated
+    from_history: set[int] = field(default_factory=set)  # their stored rows from ``since`` on may be stale
     events: dict[int, TournamentEvent] = field(default_factory=dict)
     players: dict[int, PlayerEvents] = field(default_factory=dict)
     states: dict[str, PlayerState] = field(default_factory=dict)
@@ -99,15 +105,19 @@ class Frontier:
         for pk, mine in loaded.events.items():
             self.adjustment_player.update(dict.fromkeys(mine.adjustments, pk))
         self.members |= loaded.members
-        states = states_before(
-            since=self.since,
-            players=new,
-            reset=self.reset & new,
-            stored=loaded.stored,
-            old_adjustments=loaded.old_adjustments,
-            start_values=loaded.start_values,
-        )
-        self.states.update(states)
+        historic = new & self.from_history
+        for players, from_history in ((new - historic, False), (historic, True)):
+            if players:
+                states = states_before(
+                    since=self.since,
+                    players=players,
+                    reset=self.reset & players,
+                    stored=loaded.stored,
+                    old_adjustments=loaded.old_adjustments,
+                    start_values=loaded.start_values,
+                    from_history=from_history,
+                )
+                self.states.update(states)
         for pk in new:
             self.position[pk] = BEFORE_EVERYTHING
 
@@ -199,6 +209,14 @@ class Frontier:
         else:
             self.dirty.discard(pid)
 
+    def marker(self, order: OrderKey, pk: int) -> None:
+        """A replay stopped at ``order`` left the player dirty: his stored rows after it may be stale."""
+        self.catch_up(pk, order, inclusive=True)
+        pid = engine_id(pk)
+        self.dirty.add(pid)
+        self.touched.add(pid)
+        self.push_next(pk, order)
+
     def run(
         self,
         evaluator: Callable,
@@ -215,8 +233,10 @@ class Frontier:
                 self.tournament(pk, evaluator)
                 if progress is not None:
                     progress(len(self.evaluated), len(self.evaluated) + len(self.heap))
-            else:
+            elif kind == "a":
                 self.adjustment(order, pk)
+            else:
+                self.marker(order, pk)
 
     def finish(self, pks: set[int], *, until: OrderKey | None = None) -> None:
         """Bring the players to their final states (after all their events, or those up to ``until``)."""
