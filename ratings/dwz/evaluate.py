@@ -30,7 +30,7 @@ from .expectation import expected_score, unrounded_expected_sum
 from .first_rating import IterationPlayer, iterate, map_first_rating, qualifies, restpartie_valid, start_value
 from .performance import level
 from .rounding import rhu_div
-from .search import HIGH, LOW, MAX_N, OFFSET, PACKED, rounded_at, solve, solve_in_range
+from .search import HIGH, LOW, MAX_N, OFFSET, PACKED, rounded_at, solve, solve_in_range, unrounded_at
 from .types import (
     RESULT_CODES,
     WHITE_SCORE,
@@ -230,8 +230,9 @@ class _State:
     used: dict[int, int] = field(default_factory=dict)  # the values the last round used
     first: dict[int, int] = field(default_factory=dict)  # first ratings
     perf: dict[int, int] = field(default_factory=dict)  # performances of rated players with n >= 5
-    we: dict[int, int] = field(default_factory=dict)  # f(R0) seen by the performance search
-    ratings: dict[int, list[int]] = field(default_factory=dict)  # opponents' entry ratings, where known
+    # The packed sums (search.packed_sum) at R0 of the rated players with games: We and the search's start.
+    at_r0: dict[int, int] = field(default_factory=dict)
+    ratings: dict[int, list[int]] = field(default_factory=dict)  # opponents' entry ratings (rated, n > 0)
 
 
 def _entry_ratings(f: _Field) -> _State:
@@ -239,12 +240,12 @@ def _entry_ratings(f: _Field) -> _State:
     state = _State(entry=dict(f.r0))
     if f.zus:
         _first_ratings(f, state)
-    perf_players = [i for i in range(f.m) if f.rated[i] and len(f.c_opps[i]) >= f.common.min_games]
-    _performances(f, state, perf_players)
-    if not perf_players or f.t.end_date < f.common.ausnahme_from:
+    counted = [i for i in range(f.m) if f.rated[i] and f.c_opps[i]]
+    _performances(f, state, counted)
+    if not state.perf or f.t.end_date < f.common.ausnahme_from:
         return state
     margin = f.common.ausnahme_margin
-    ausnahme = [i for i in perf_players if state.perf[i] > f.r0[i] + margin]
+    ausnahme = [i for i, perf in state.perf.items() if perf > f.r0[i] + margin]
     if not ausnahme:
         return state
     # One test only; then everything that can change is computed again from the new entry ratings.
@@ -257,13 +258,14 @@ def _entry_ratings(f: _Field) -> _State:
         second.entry[i] = rating
     # Counted games are symmetric: the players to redo are the opponents of those whose entry changed.
     redo = {o for j, rating in second.entry.items() if state.entry[j] != rating for o in f.c_opps[j]}
-    _performances(f, second, [i for i in perf_players if i in redo], hints=state.perf)
-    for i in perf_players:
+    _performances(f, second, [i for i in counted if i in redo], hints=state.perf)
+    for i in counted:
         if i not in redo:
-            second.perf[i] = state.perf[i]
             second.ratings[i] = state.ratings[i]
-            if i in state.we:
-                second.we[i] = state.we[i]
+            if i in state.perf:
+                second.perf[i] = state.perf[i]
+            if i in state.at_r0:
+                second.at_r0[i] = state.at_r0[i]
     return second
 
 
@@ -292,24 +294,30 @@ def _first_ratings(f: _Field, state: _State) -> None:
 
 
 def _performances(f: _Field, state: _State, players: list[int], hints: dict[int, int] | None = None) -> None:
-    """Performances of rated players with n >= 5 (spec §7.3); also keeps f(R0), their per-game We.
+    """For rated players with games: their opponents' entry ratings, the packed sum at R0 (We, and the start
+    of the search) and, with n >= 5, the performance (spec §7.3).
 
     ``hints``: earlier performances near the answers (pass 2); without them the search starts at R0.
     """
     entry, c_opps, c_w, r0s = state.entry, f.c_opps, f.c_w, f.r0
-    perf, we, ratings = state.perf, state.we, state.ratings
-    table = PACKED
+    perf, at_r0, ratings = state.perf, state.at_r0, state.ratings
+    if not players:
+        return
+    table, min_games = PACKED, f.common.min_games
+    # Every rating in the table's range (always, for valid input): no check per player. R0 is among them.
+    inside = min(entry.values()) >= LOW and max(entry.values()) <= HIGH
     for i in players:
         opponents = [entry[o] for o in c_opps[i]]
         ratings[i] = opponents
         w, n, r0 = c_w[i], len(opponents), r0s[i]
-        hint = None if hints is None else hints[i]
         packed = None
-        if n <= MAX_N and min(opponents) >= LOW and max(opponents) <= HIGH:
+        if n <= MAX_N and (inside or _in_tables(r0, opponents)):
             # One pass at R0 gives We = f(R0) and the start of the search.
             r = r0 + OFFSET
-            packed = sum([table[r - o] for o in opponents])
-            we[i] = rounded_at(packed)
+            packed = at_r0[i] = sum([table[r - o] for o in opponents])
+        if n < min_games:
+            continue
+        hint = None if hints is None else hints.get(i)
         if w == 0 or w == 1000 * n:
             # 0 % / 100 %: a fictitious draw against the level (spec §7.3).
             perf[i] = solve([*opponents, rhu_div(sum(opponents), n)], w + 500, hint)
@@ -319,6 +327,10 @@ def _performances(f: _Field, state: _State, players: list[int], hints: dict[int,
             perf[i] = solve_in_range(opponents, w, r0, packed)
         else:
             perf[i] = solve_in_range(opponents, w, hint)
+
+
+def _in_tables(r0: int, opponents: list[int]) -> bool:
+    return LOW <= r0 <= HIGH and min(opponents) >= LOW and max(opponents) <= HIGH
 
 
 _FIRST_CACHE: dict[tuple[str, int], int] = {}
@@ -365,12 +377,17 @@ def _rated_result(f: _Field, state: _State, i: int) -> PlayerResult:
             takeover, r0,
         )  # fmt: skip
     points = f.c_w[i]
-    if f.edition.we_rounding is WeRounding.SUM:
-        expected = unrounded_expected_sum(r0, opponents)
-    elif i in state.we:
-        expected = state.we[i]
+    packed = state.at_r0.get(i)
+    if packed is None:  # ratings outside the tables: the definitions
+        if f.edition.we_rounding is WeRounding.SUM:
+            expected = unrounded_expected_sum(r0, opponents)
+        else:
+            expected = sum([expected_score(r0 - o) for o in opponents])
+    elif f.edition.we_rounding is WeRounding.SUM:
+        got = unrounded_at(packed, n)
+        expected = unrounded_expected_sum(r0, opponents) if got is None else got
     else:
-        expected = sum([expected_score(r0 - o) for o in opponents])
+        expected = rounded_at(packed)
     age = age_class(None if p.birth_year is None else f.t.end_date.year - p.birth_year, common)
     coefficient, dwz_new = _follow_up(f.edition, r0, age, index_used, n, points, expected)
     return PlayerResult(

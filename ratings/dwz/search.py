@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from .editions import COMMON
 from .expectation import expected_score, rating_difference_for, rounded_sum, unrounded_sum, win_probability
@@ -98,6 +97,26 @@ def rounded_at(packed: int) -> int:
     return (packed >> _F_SHIFT[1]) & _M20
 
 
+_M24 = (1 << _E_UNITS) - 1
+
+
+def unrounded_at(packed: int, n: int) -> int | None:
+    """rhu(1000 * the sum of the unrounded P, 3) at R in thousandths from ``packed_sum(R, ...)`` over ``n``
+    opponents (the 2026 We), or None where that sum is too close to a rounding boundary for the packed
+    errors to tell: then ``expectation.unrounded_expected_sum`` decides exactly.
+
+    S = f + sum(e): the packed e sum holds it to within n/2 units of 2**-24 (plus float rounding far below one
+    unit), so rhu(S) = f + floor(sum(e) + 1/2) is certain wherever sum(e) + 1/2 is more than n + 16 units
+    away from an integer.
+    """
+    y = ((packed >> _E_SHIFT[1]) & _M34) - (n << (_E_UNITS - 1)) + (1 << (_E_UNITS - 1))
+    rest = y & _M24
+    margin = n + 16
+    if margin < rest < _M24 - margin:
+        return ((packed >> _F_SHIFT[1]) & _M20) + (y >> _E_UNITS)
+    return None
+
+
 def _f(r: int, opps: list[int]) -> int:
     """f(R) in thousandths, with R given as R + _H."""
     p = P_LIST
@@ -122,19 +141,58 @@ def solve(opponents: list[int], w: int, hint: int | None = None, packed: int | N
 
 
 def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed: int | None = None) -> int:
-    """``solve`` for callers that know 0 < W < 1000 n, at most MAX_N opponents and all in LOW..HIGH."""
+    """``solve`` for callers that know 0 < W < 1000 n, at most MAX_N opponents and all in LOW..HIGH.
+
+    Brackets R* (table positions: f(a) = fa < W <= fb = f(b), b = a + 1) with safeguarded Newton steps inside
+    a shrinking bracket; each pass reads f at r - 1, r, r + 1. ``ta`` / ``tb`` are the packed sums in which
+    a / b were seen and ``sa`` / ``sb`` the shifts of their e fields (None: not seen in one). One function,
+    no bracket object: this runs for every rated player with five games or more.
+    """
+    table = PACKED
     if hint is None or not LOW <= hint <= HIGH:
-        start = min(max(_estimate(opponents, w), _A + 1), _B - 1)
+        r = min(max(_estimate(opponents, w), _A + 1), _B - 1)
         packed = None
     else:
-        start = hint + _H
-    if packed is None:
-        packed = sum([PACKED[start - o] for o in opponents])
-    bracket = _bracket(opponents, w, start, packed)
-    decided = _tie_by_sums(bracket, opponents, w)
+        r = hint + _H
+    t = sum([table[r - o] for o in opponents]) if packed is None else packed
+    n = len(opponents)
+    # f(a) = 0 < W and f(b) = 1000 n >= W for any opponents in range (the margin exceeds the saturation).
+    a, fa, b, fb = _A, 0, _B, 1000 * n
+    ta: int | None = None
+    tb: int | None = None
+    sa = sb = 0
+    steps = 0
+    while True:
+        f0 = (t >> 52) & _M20
+        if f0 >= w:
+            fm = (t >> 32) & _M20
+            if fm < w:
+                a, fa, ta, sa, b, fb, tb, sb = r - 1, fm, t, 92, r, f0, t, 126
+                break
+            b, fb, tb, sb = r - 1, fm, t, 92
+        else:
+            fp = (t >> 72) & _M20
+            if fp >= w:
+                a, fa, ta, sa, b, fb, tb, sb = r, f0, t, 126, r + 1, fp, t, 160
+                break
+            a, fa, ta, sa = r + 1, fp, t, 160
+        if b - a == 1:
+            break
+        steps += 1
+        slope = t & _M32
+        # Newton: floor of R + (W - f) / f'; outside the bracket, or without slope, interpolation between
+        # the bracket ends; bisection if it ever takes long.
+        nxt = r + (((w - f0) << 20) // slope) if slope else a
+        if steps > _NEWTON_STEPS:
+            nxt = (a + b) >> 1
+        elif nxt <= a or nxt >= b:
+            nxt = min(max(a + (w - fa) * (b - a) // (fb - fa), a + 1), b - 1)
+        r = nxt
+        t = sum([table[r - o] for o in opponents])
+    decided = _tie_by_sums(a, fa, ta, sa, b, fb, tb, sb, opponents, w)
     if decided is not None:
         return decided - _H
-    return _plateau_choice(bracket, opponents, w) - _H
+    return _plateau_choice(a, fa, b, fb, opponents, w) - _H
 
 
 def _estimate(opps: list[int], w: int) -> int:
@@ -147,58 +205,19 @@ def _estimate(opps: list[int], w: int) -> int:
     return int(mean + d * math.sqrt(1.0 + var / sigma2) if var > 0.0 else mean + d) + _H
 
 
-@dataclass(slots=True)
-class _Bracket:
-    """R* = b (table positions): f(a) = fa < W <= fb = f(b), b = a + 1. ``ta`` / ``tb`` are the packed sums
-    in which a / b were seen and ``sa`` / ``sb`` the shifts of their e fields (None: not seen in one)."""
-
-    a: int
-    fa: int
-    ta: int | None
-    sa: int
-    b: int
-    fb: int
-    tb: int | None
-    sb: int
-
-
-def _bracket(opps: list[int], w: int, r: int, t: int) -> _Bracket:
-    """Safeguarded Newton steps on f inside a shrinking bracket; each pass reads f at r - 1, r, r + 1."""
-    n = len(opps)
-    # f(a) = 0 < W and f(b) = 1000 n >= W for any opponents in range (the margin exceeds the saturation).
-    a, fa, b, fb = _A, 0, _B, 1000 * n
-    ta = tb = None
-    sa = sb = 0
-    steps = 0
-    while True:
-        f0 = (t >> 52) & _M20
-        if f0 >= w:
-            fm = (t >> 32) & _M20
-            if fm < w:
-                return _Bracket(r - 1, fm, t, 92, r, f0, t, 126)
-            b, fb, tb, sb = r - 1, fm, t, 92
-        else:
-            fp = (t >> 72) & _M20
-            if fp >= w:
-                return _Bracket(r, f0, t, 126, r + 1, fp, t, 160)
-            a, fa, ta, sa = r + 1, fp, t, 160
-        if b - a == 1:
-            return _Bracket(a, fa, ta, sa, b, fb, tb, sb)
-        steps += 1
-        slope = t & _M32
-        # Newton: floor of R + (W - f) / f'; outside the bracket, or without slope, interpolation between
-        # the bracket ends; bisection if it ever takes long.
-        nxt = r + (((w - f0) << 20) // slope) if slope else a
-        if steps > _NEWTON_STEPS:
-            nxt = (a + b) >> 1
-        elif nxt <= a or nxt >= b:
-            nxt = min(max(a + (w - fa) * (b - a) // (fb - fa), a + 1), b - 1)
-        r = nxt
-        t = sum([PACKED[r - o] for o in opps])
-
-
-def _tie_by_sums(br: _Bracket, opps: list[int], w: int) -> int | None:
-    """The tie rule between R* - 1 and R* when the unrounded root lies between them (else None).
+def _tie_by_sums(
+    a: int,
+    fa: int,
+    ta: int | None,
+    sa: int,
+    b: int,
+    fb: int,
+    tb: int | None,
+    sb: int,
+    opps: list[int],
+    w: int,
+) -> int | None:
+    """The tie rule between R* - 1 = a and R* = b when the unrounded root lies between them (else None).
 
     The packed sums give S = 1000 sum(P) to within n/2 units of 2**-24 (plus float rounding far below one
     unit), so where they are clearly on one side of W they decide; otherwise the float sums are computed as
@@ -206,51 +225,51 @@ def _tie_by_sums(br: _Bracket, opps: list[int], w: int) -> int | None:
     """
     n = len(opps)
     half = n << (_E_UNITS - 1)
-    d_below, d_at = w - br.fa, br.fb - w
+    d_below, d_at = w - fa, fb - w
     # S(R* - 1) - W and S(R*) - W in units of 2**-24 (to within n/2 + 1), where known.
-    xa = None if br.ta is None else (-d_below << _E_UNITS) + ((br.ta >> br.sa) & _M34) - half
-    xb = None if br.tb is None else (d_at << _E_UNITS) + ((br.tb >> br.sb) & _M34) - half
+    xa = None if ta is None else (-d_below << _E_UNITS) + ((ta >> sa) & _M34) - half
+    xb = None if tb is None else (d_at << _E_UNITS) + ((tb >> sb) & _M34) - half
     margin = n + 16
     if d_below < d_at:
         if xa is not None and xa < -margin:
-            return br.a
-        if (xa is None or xa <= margin) and _s(br.a, opps) <= w:
-            return br.a
+            return a
+        if (xa is None or xa <= margin) and _s(a, opps) <= w:
+            return a
         return None
     if d_at < d_below:
         if xb is not None and xb > margin:
-            return br.b
-        if (xb is None or xb >= -margin) and _s(br.b, opps) >= w:
-            return br.b
+            return b
+        if (xb is None or xb >= -margin) and _s(b, opps) >= w:
+            return b
         return None
     if xa is not None and xb is not None and xa < -margin and xb > margin:
         # S(R* - 1) < W < S(R*): the nearer one, the larger R on equal distances.
         if xa + xb < -2 * margin:
-            return br.b
+            return b
         if xa + xb > 2 * margin:
-            return br.a
-    s_below, s_at = _s(br.a, opps), _s(br.b, opps)
+            return a
+    s_below, s_at = _s(a, opps), _s(b, opps)
     if s_below <= w <= s_at:
-        return br.b if s_at - w <= w - s_below else br.a
+        return b if s_at - w <= w - s_below else a
     return None
 
 
-def _plateau_choice(br: _Bracket, opps: list[int], w: int) -> int:
+def _plateau_choice(a: int, fa: int, b: int, fb: int, opps: list[int], w: int) -> int:
     """The unrounded root lies beyond R* - 1 or R*, on a plateau of f: the best point of the plateau(s)."""
     n = len(opps)
-    d_below, d_at = w - br.fa, br.fb - w
+    d_below, d_at = w - fa, fb - w
     candidates: list[tuple[float, int]] = []
     if d_below <= d_at:
         # f is 0 all the way down: the search bound is where the plateau ends.
-        start = min(opps) - _MARGIN + _H if br.fa == 0 else _plateau_start(br.a, br.fa, opps)
-        if start == br.a and d_below < d_at:
-            return br.a  # the plateau is R* - 1 alone and the only candidate
-        candidates.append(_best_in_plateau(start, br.a, opps, w))
+        start = min(opps) - _MARGIN + _H if fa == 0 else _plateau_start(a, fa, opps)
+        if start == a and d_below < d_at:
+            return a  # the plateau is R* - 1 alone and the only candidate
+        candidates.append(_best_in_plateau(start, a, opps, w))
     if d_at <= d_below:
-        end = max(opps) + _MARGIN + _H if br.fb == 1000 * n else _plateau_end(br.b, br.fb, opps)
-        if end == br.b and d_at < d_below:
-            return br.b  # the plateau is R* alone and the only candidate
-        candidates.append(_best_in_plateau(br.b, end, opps, w))
+        end = max(opps) + _MARGIN + _H if fb == 1000 * n else _plateau_end(b, fb, opps)
+        if end == b and d_at < d_below:
+            return b  # the plateau is R* alone and the only candidate
+        candidates.append(_best_in_plateau(b, end, opps, w))
     return min(candidates, key=lambda c: (c[0], -c[1]))[1]
 
 

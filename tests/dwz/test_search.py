@@ -9,7 +9,18 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.dwz.search import HIGH, LOW, MAX_N, packed_sum, solve, solve_general, solve_in_range
+from ratings.dwz.expectation import unrounded_expected_sum
+from ratings.dwz.search import (
+    HIGH,
+    LOW,
+    MAX_N,
+    packed_sum,
+    rounded_at,
+    solve,
+    solve_general,
+    solve_in_range,
+    unrounded_at,
+)
 
 from . import reference
 
@@ -80,3 +91,26 @@ def test_more_opponents_than_the_packed_table_holds():
     opponents = [rnd.randint(1200, 2000) for _ in range(MAX_N + 1)]
     w = 1000 * len(opponents) // 3
     assert solve(opponents, w, 1500) == solve_general(opponents, w)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(LOW, HIGH), min_size=1, max_size=60), st.integers(LOW, HIGH))
+def test_packed_we_is_the_exact_we_or_abstains(opponents, rating):
+    """f(R) read from the packed sum is the per-game rounded We; the 2026 We read from its e sum is the exact
+    one, or None (then the caller computes it exactly)."""
+    packed = packed_sum(rating, opponents)
+    assert rounded_at(packed) == reference.f_rounded(rating, opponents)
+    got = unrounded_at(packed, len(opponents))
+    assert got is None or got == unrounded_expected_sum(rating, opponents)
+
+
+def test_packed_we_abstains_next_to_a_rounding_boundary():
+    """1000 (P(372) + P(691)) lies 1.13e-6 (19 units of 2**-24) from 1898.5: too close for the packed errors
+    of two games, so the exact sum decides (1898, where the per-game rounded sum is 1899)."""
+    packed = packed_sum(1500, [1128, 809])
+    assert unrounded_at(packed, 2) is None
+    assert unrounded_expected_sum(1500, [1128, 809]) == 1898
+    assert rounded_at(packed) == 1899
+    assert (
+        unrounded_at(packed_sum(1500, [2191, 1872]), 2) == unrounded_expected_sum(1500, [2191, 1872]) == 102
+    )

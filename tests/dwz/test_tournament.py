@@ -225,6 +225,17 @@ def test_ratings_outside_the_contract_range_are_evaluated_like_the_oracle():
     assert u.status == "first" and u.dwz_new > 3000
 
 
+@pytest.mark.parametrize("r0", [-20000, -9000, 6001, 12000, 20000])
+@pytest.mark.parametrize("end", ["2020-01-01", "2026-08-01"])
+def test_an_r0_far_outside_the_tables_gives_the_oracles_we(r0, end):
+    """The We of a rated player is read from the search tables only where his R0 lies in their range:
+    far outside it an index past the end raised and a negative one wrapped around to a wrong We."""
+    players = [{"id": "X", "birth_year": 1980, "dwz": r0, "index": 5}]
+    players += [{"id": f"O{k}", "birth_year": 1980, "dwz": 1000 + 100 * k, "index": 5} for k in range(5)]
+    games = [{"white": "X", "black": f"O{k}", "result": "0-1" if k else "1/2-1/2"} for k in range(5)]
+    assert_same({"tournament": {"end_date": end}, "players": players, "games": games}, checked=False)
+
+
 def _as_non_member(t: TournamentInput, pid: str) -> TournamentInput:
     players = tuple(dataclasses.replace(p, member=False) if p.id == pid else p for p in t.players)
     return dataclasses.replace(t, players=players)
@@ -258,3 +269,17 @@ def test_a_non_member_takes_part_but_gets_nothing(ex, pid, status):
 
 def _json_with_non_member(data, pid):
     return {**data, "players": [{**p, "member": False} if p["id"] == pid else p for p in data["players"]]}
+
+
+def test_a_2026_we_next_to_a_rounding_boundary_is_exact():
+    """X's unrounded We lies 1.13e-6 below 1.8985 (the packed sums cannot tell, the exact sum decides): the
+    engine gives the oracle's 1.898, not the per-game rounded 1.899."""
+    players = [{"id": "X", "birth_year": 1980, "dwz": 1500, "index": 5}]
+    players += [{"id": f"O{r}", "birth_year": 1980, "dwz": r, "index": 5} for r in (1128, 809)]
+    games = [
+        {"white": "X", "black": "O1128", "result": "1-0"},
+        {"white": "O809", "black": "X", "result": "0-1"},
+    ]
+    data = {"tournament": {"end_date": "2026-08-01"}, "players": players, "games": games}
+    assert_same(data)
+    assert by_id(parse_tournament(data))["X"].expected == 1898
