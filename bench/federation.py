@@ -561,9 +561,12 @@ def phase_fresh() -> dict:
 def phase_again() -> dict:
     from ratings.services import recalculate
 
+    server = database_cpu_seconds()
     started = time.perf_counter()
     report = recalculate()
-    return {"seconds": time.perf_counter() - started, "evaluations": report.evaluations}
+    seconds = time.perf_counter() - started
+    db_cpu = database_cpu_seconds(server)
+    return {"seconds": seconds, "evaluations": report.evaluations, "db_cpu_seconds": db_cpu}
 
 
 def phase_late() -> dict:
@@ -778,6 +781,25 @@ def run_child(args: argparse.Namespace, phase: str) -> dict:
     return line
 
 
+def database_cpu_seconds(since: float | None = None) -> float | None:
+    """CPU seconds of this process's PostgreSQL backend (minus ``since``), read from ``/proc`` when the
+    server runs on this machine: on a shared machine the wall time of a query says little, its CPU time
+    does. Parallel workers, autovacuum and the WAL writer are not included. None on SQLite or elsewhere."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    return round(seconds - (since or 0), 2)
+
+
 def load_average() -> float:
     return round(os.getloadavg()[0], 2)
 
@@ -807,7 +829,10 @@ def main() -> None:
 
     if args.phase:
         setup_django(args.database_url)
+        server = database_cpu_seconds()
         result = PHASE_FUNCTIONS[args.phase]()
+        if server is not None and "db_cpu_seconds" not in result:
+            result["db_cpu_seconds"] = database_cpu_seconds(server)
         line = {"phase": args.phase, **result, "load": load_average(), "commit": commit()}
         print(json.dumps(line, default=str), flush=True)
         return

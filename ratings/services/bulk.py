@@ -87,3 +87,15 @@ def update_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable
         with connection.cursor() as cursor:
             cursor.executemany(sql, params)
     return len(params)
+
+
+def transaction_work_mem(megabytes: int) -> None:
+    """PostgreSQL: let each sort and hash of the current transaction use up to ``megabytes`` of memory.
+
+    A full recalculation sorts a window's pairings and rows (some 200,000 per query at 2 M evaluations);
+    the default 4 MB sent each of those sorts to temporary files. ``SET LOCAL`` ends with the transaction;
+    outside one, and on SQLite, this does nothing.
+    """
+    if connection.vendor == "postgresql" and connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL work_mem = '{int(megabytes)}MB'")

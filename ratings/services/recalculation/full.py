@@ -15,6 +15,7 @@ from django.utils import timezone
 from ratings.dwz.replay import Event, PlayerState, TournamentEvent, day_start, gives_rating, replay
 from ratings.dwz.types import TournamentInput, TournamentResult
 from ratings.models import Evaluation, Player, RatingState, Restpartie, Tournament, TournamentEntry
+from ratings.services import bulk
 
 from .base import RecalculationReport, engine_id, without_cyclic_gc
 from .load import (
@@ -28,6 +29,7 @@ from .load import (
 from .write import Decimals, evaluation_rows, replace_rows, update_players
 
 WINDOW = 50_000  # entries (player evaluations) per window: ~100 MB of rows, games and results at most
+WORK_MEM_MB = 64  # PostgreSQL: a window's sorts in memory
 
 Window = tuple[datetime.date, datetime.date | None]  # [first, until); until None: open
 
@@ -64,9 +66,9 @@ def replay_in_windows(
     members: set[int],
     evaluator: Callable[[TournamentInput], TournamentResult],
     progress: Callable[[int, int], None] | None = None,
-) -> Iterator[tuple[dict[int, TournamentEvent], dict[Hashable, TournamentResult]]]:
+) -> Iterator[tuple[Window, dict[int, TournamentEvent], dict[Hashable, TournamentResult]]]:
     """Replay every rated tournament and dated adjustment from scratch, one window at a time: yields each
-    window's tournaments (by pk) and their results in evaluation order; ``states`` carry over (updated in
+    window, its tournaments (by pk) and their results in evaluation order; ``states`` carry over (updated in
     place). Tournament and adjustment events are keyed by pk: a full replay evaluates only tournaments."""
     since = datetime.date.min
     total = Tournament.objects.filter(rated=True).count()
@@ -78,8 +80,9 @@ def replay_in_windows(
             done[0] += 1
             progress(done[0], total)
 
+    birth_years = dict(Player.objects.order_by().values_list("pk", "birth_year"))
     for first, until in windows(since):
-        t_events = load_tournament_events(first, set(), until=until)
+        t_events = load_tournament_events(first, set(), until=until, birth_years=birth_years)
         in_window = [a for a in adjustments if a.order[0] >= first and (until is None or a.order[0] < until)]
         outcome = replay(
             [*t_events, *in_window],
@@ -88,7 +91,7 @@ def replay_in_windows(
             evaluator=evaluator,
             on_event=on_event,
         )
-        yield {tournament_key(ev): ev for ev in t_events}, outcome.evaluated
+        yield (first, until), {tournament_key(ev): ev for ev in t_events}, outcome.evaluated
 
 
 @without_cyclic_gc
@@ -104,16 +107,17 @@ def recalculate_full(
     evaluations are known from the replay itself.
     """
     started = time.perf_counter()
+    bulk.transaction_work_mem(WORK_MEM_MB)
     report = RecalculationReport()
     start_values = load_start_values()
     players = set(Player.objects.order_by().values_list("pk", flat=True))
     states = {engine_id(pk): start_state(start_values.get(pk)) for pk in players}
     last: dict[int, datetime.date] = {}
     decimals = Decimals()
-    for events, evaluated in replay_in_windows(
+    for window, events, evaluated in replay_in_windows(
         states, members=load_members(), evaluator=evaluator, progress=progress
     ):
-        stored = load_stored(datetime.date.min, set(events))
+        stored = load_stored(datetime.date.min, window=window)
         clear: list[int] = []
         evaluations: list[tuple] = []
         restpartien: list[tuple] = []

@@ -8,7 +8,7 @@ import datetime
 import itertools
 import operator
 from collections import defaultdict
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -56,19 +56,24 @@ def load_tournament_events(
     only: set[int] | None = None,
     names: EngineIds | None = None,
     until: datetime.date | None = None,
+    birth_years: Mapping[int, int | None] | None = None,
 ) -> list[TournamentEvent]:
     """Rated tournaments ending on or after ``since`` (and before ``until``, if given) with their entries
     and pairings: three queries.
 
     ``games_of``: load the pairings of these tournaments only (the others get none; the caller never lets
-    the engine see them). ``only``: load these tournaments only (indexed lookups by id).
+    the engine see them). ``only``: load these tournaments only (indexed lookups by id). ``birth_years``:
+    every player's birth year, if the caller has them (a full replay reads them once instead of joining the
+    player table for each of its 2 M entries).
     """
     head = Tournament.objects.filter(rated=True, end_date__gte=since).order_by()
-    entries = (
-        TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since)
-        .order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
-        .values_list("tournament_id", "player_id", "player__birth_year", "member")
-    )
+    in_order = TournamentEntry.objects.filter(
+        tournament__rated=True, tournament__end_date__gte=since
+    ).order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
+    columns: tuple[str, ...] = ("tournament_id", "player_id", "member")
+    if birth_years is None:
+        columns += ("player__birth_year",)
+    entries = in_order.values_list(*columns)
     if until is not None:
         head = head.filter(end_date__lt=until)
         entries = entries.filter(tournament__end_date__lt=until)
@@ -84,8 +89,9 @@ def load_tournament_events(
     non_members: dict[int, set[str]] = defaultdict(set)
     names = EngineIds() if names is None else names
     for query in _by_tournament(entries, only):
-        for tid, player_id, birth_year, member in query:
+        for tid, player_id, member, *joined in query:
             if tid in tournaments:
+                birth_year = joined[0] if birth_years is None else birth_years[player_id]
                 players[tid].append((names[player_id], birth_year))
                 if not member:
                     non_members[tid].add(names[player_id])
@@ -192,82 +198,86 @@ def _scaled(name: str, factor: int) -> Cast:
 
 
 def load_stored(
-    since: datetime.date, tournaments: set[int] | None = None, *, players: set[int] | None = None
+    since: datetime.date,
+    tournaments: set[int] | None = None,
+    *,
+    players: set[int] | None = None,
+    window: tuple[datetime.date, datetime.date | None] | None = None,
 ) -> dict[int, StoredTournament]:
     """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since`` (of
-    ``tournaments`` only, if given; only the rows of ``players``, if given), as plain tuples."""
+    ``tournaments`` only, if given; only the rows of ``players``, if given), as plain tuples.
+
+    ``window`` ``(first, until)``: the rows of the rated tournaments ending in it instead (found through the
+    tournaments' end dates: the evaluation table has no index on its own copy of them, and a list of a
+    window's 1,500 tournament ids made PostgreSQL scan all 2 M rows once per chunk).
+    """
 
     def selected(queryset):
+        if window is not None:
+            first, until = window
+            queryset = queryset.filter(tournament__rated=True, tournament__end_date__gte=first)
+            return [queryset if until is None else queryset.filter(tournament__end_date__lt=until)]
+        queryset = queryset.filter(end_date__gte=since)
         if players is not None:
             return _by_id(queryset, players, "player_id")
         return _by_tournament(queryset, tournaments)
 
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
-    rp_query = (
-        Restpartie.objects.filter(end_date__gte=since)
-        .order_by("tournament_id", "player_id", "seq")
-        .values_list("tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date")
+    rp_query = Restpartie.objects.order_by("tournament_id", "player_id", "seq").values_list(
+        "tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date"
     )
     for queryset in selected(rp_query):
         for tid, player_id, opp, score, end in queryset:
             rp_rows[(tid, player_id)].append(RestpartieValue(opp, score, end))
     restpartien = {key: tuple(rps) for key, rps in rp_rows.items()}
     stored: dict[int, StoredTournament] = {}
-    heads = (
-        Evaluation.objects.filter(end_date__gte=since)
-        .order_by()
-        .values_list("tournament_id", "end_date", "code_suffix", "edition")
-        .distinct()
-    )
     seen = set()
 
-    def add_head(tid, end, suffix, edition) -> None:
-        if (tid, end, suffix, edition) in seen:  # the same head from another row or chunk of players
-            return
-        seen.add((tid, end, suffix, edition))
-        if tid in stored:  # rows of one tournament that disagree: never equal to a replay
-            stored[tid].edition = None
-            stored[tid].order = min(stored[tid].order, stored_order(end, suffix, tid))
+    def add_head(tid, head) -> StoredTournament:
+        t = stored.get(tid)
+        if (tid, head) in seen:  # the same head from another chunk of players
+            assert t is not None
+            return t
+        seen.add((tid, head))
+        end, suffix, edition = head
+        if t is not None:  # rows of one tournament that disagree: never equal to a replay
+            t.edition = None
+            t.order = min(t.order, stored_order(end, suffix, tid))
         else:
-            stored[tid] = StoredTournament(edition, stored_order(end, suffix, tid))
+            t = stored[tid] = StoredTournament(edition, stored_order(end, suffix, tid))
+        return t
 
-    # By player, the rows carry their heads (one query less per chunk); otherwise one DISTINCT query.
-    head_columns = ("end_date", "code_suffix", "edition") if players is not None else ()
-    for queryset in selected(heads) if players is None else ():
-        for head in queryset:
-            add_head(*head)
-    query = (
-        Evaluation.objects.filter(end_date__gte=since)
-        .order_by("tournament_id", "pk")
-        .values_list(
-            "tournament_id",
-            "player_id",
-            "status",
-            "dwz_old",
-            "index_old",
-            "n",
-            _scaled("points", 1000),
-            _scaled("expected", 1000),
-            _scaled("coefficient", 10),
-            "level",
-            "performance",
-            "dwz_new",
-            "index_new",
-            "fide_takeover",
-            "entry_rating",
-            *head_columns,
-        )
+    # Each row carries its head (end date, code suffix, edition): no separate DISTINCT query over the rows.
+    query = Evaluation.objects.order_by("tournament_id", "pk").values_list(
+        "tournament_id",
+        "player_id",
+        "status",
+        "dwz_old",
+        "index_old",
+        "n",
+        _scaled("points", 1000),
+        _scaled("expected", 1000),
+        _scaled("coefficient", 10),
+        "level",
+        "performance",
+        "dwz_new",
+        "index_new",
+        "fide_takeover",
+        "entry_rating",
+        "end_date",
+        "code_suffix",
+        "edition",
     )
     coefficients: dict[int | None, Decimal | None] = {None: None}
     no_restpartien = ()
-    current, rows = None, []
+    current: tuple = (None, None, None, None)
+    rows: list[tuple] = []
     for queryset in selected(query):
         for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
-             dwz_new, index_new, takeover, entry_rating, *head) in queryset:  # fmt: skip
-            if head:
-                add_head(tid, *head)
-            if tid != current:
-                current, rows = tid, stored[tid].rows
+             dwz_new, index_new, takeover, entry_rating, end, suffix, edition) in queryset:  # fmt: skip
+            if (tid, end, suffix, edition) != current:
+                current = (tid, end, suffix, edition)
+                rows = add_head(tid, current[1:]).rows
             if coefficient not in coefficients:
                 coefficients[coefficient] = Decimal(coefficient).scaleb(-1)
             rows.append(
@@ -289,7 +299,7 @@ def load_stored(
                     entry_rating,
                 )
             )
-    return {tid: t for tid, t in stored.items() if t.rows}
+    return stored
 
 
 StartValues = dict[int, tuple[int | None, int | None, int | None]]  # player pk: (dwz, index, fide_elo)

@@ -7,6 +7,7 @@ import datetime
 from collections import defaultdict
 from collections.abc import Callable
 
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 
 from ratings.dwz import evaluate
@@ -22,9 +23,10 @@ from ratings.models import (
     Player,
     Restpartie,
 )
+from ratings.services import bulk
 
 from .base import chunks, engine_id, without_cyclic_gc
-from .full import replay_in_windows
+from .full import WORK_MEM_MB, replay_in_windows
 from .load import (
     load_members,
     load_start_values,
@@ -57,9 +59,19 @@ def _positions(tournaments: set[int]) -> dict[int, dict[str, tuple]]:
     return positions
 
 
-@without_cyclic_gc
 def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> list[str]:
-    """Replay everything from scratch in memory and list every stored value that differs (writes nothing)."""
+    """Replay everything from scratch in memory and list every stored value that differs (writes nothing).
+
+    One transaction: every window reads the same snapshot on PostgreSQL (a save between two windows cannot
+    show up as a difference), with the full recalculation's memory for sorts.
+    """
+    with transaction.atomic():
+        bulk.transaction_work_mem(WORK_MEM_MB)
+        return _verify(progress)
+
+
+@without_cyclic_gc
+def _verify(progress: Callable[[int, int], None] | None) -> list[str]:
     start_values = load_start_values()
     rows = {
         pk: (dwz, index, last)
@@ -85,10 +97,10 @@ def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> lis
         for tid, player_id in orphans
     ]
     last: dict[int, datetime.date] = {}
-    for events, evaluated in replay_in_windows(
+    for window, events, evaluated in replay_in_windows(
         states, members=load_members(), evaluator=lambda t: evaluate(t), progress=progress
     ):
-        stored = {tid: t.result() for tid, t in load_stored(datetime.date.min, set(events)).items()}
+        stored = {tid: t.result() for tid, t in load_stored(datetime.date.min, window=window).items()}
         positions = _positions(set(stored))
         for key, result in evaluated.items():
             event = events[key]  # type: ignore[index]  # tournament events are keyed by pk here
