@@ -8,12 +8,24 @@ scores from the engine.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Protocol
 
 from ratings.dwz import expected_score
 from ratings.enums import ResultCode
-from ratings.models import Club, Evaluation, Game, Player, Tournament, TournamentEntry
+from ratings.models import Club, Evaluation, Player, Tournament, TournamentEntry
+
+
+class GameRow(Protocol):
+    """What the page reads of a game (a ``Game`` or a ``values_list(..., named=True)`` row)."""
+
+    round: int
+    white_id: int
+    black_id: int | None
+    result: str
+
 
 # Results as seen from one side: (points for white, points for black) for display and progress tables.
 _WHITE_POINTS = {
@@ -153,7 +165,7 @@ def _both_first(mine: Evaluation | None, theirs: Evaluation | None) -> bool:
     return mine is not None and theirs is not None and _entered_first(mine) and _entered_first(theirs)
 
 
-def _add_game(game: Game, by_player: dict[int, EntryRow], counted_players: set[int], pairs) -> None:
+def _add_game(game: GameRow, by_player: dict[int, EntryRow], counted_players: set[int], pairs) -> None:
     white = by_player.get(game.white_id)
     if white is None:
         return
@@ -212,7 +224,7 @@ def build(
     entries: list[TournamentEntry],
     evaluations: dict[int, Evaluation],
     clubs: dict[int, Club],
-    games: list[Game],
+    games: Sequence[GameRow],
 ) -> TournamentView:
     """The page from the loaded rows: ``entries`` in start-list order, ``evaluations`` and ``clubs`` by
     player id, ``games`` by round and board."""

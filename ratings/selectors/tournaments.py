@@ -60,7 +60,10 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
         .primary_first()
     ):
         clubs.setdefault(m.player_id, m.club)
+    # Plain rows, not model instances: a 300-player Swiss has 1,350 games, and only these fields are read.
     games = list(
-        Game.objects.filter(tournament=tournament).order_by("round", F("board").asc(nulls_last=True), "pk")
+        Game.objects.filter(tournament=tournament)
+        .order_by("round", F("board").asc(nulls_last=True), "pk")
+        .values_list("round", "white_id", "black_id", "result", named=True)
     )
     return build(tournament=tournament, entries=entries, evaluations=evaluations, clubs=clubs, games=games)

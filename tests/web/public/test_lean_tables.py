@@ -57,3 +57,21 @@ def test_choices_show_their_label_and_text_is_escaped(client, listed):
     lean, _stock = _both(client, "/ranglisten/")
     assert "<td" in lean and ">GM<" in lean
     assert "Ohne, Verein &amp; &lt;Co&gt;" in lean
+
+
+def test_remembered_numbers_and_dates_follow_the_language():
+    import datetime
+    from decimal import Decimal
+
+    from django.utils import translation
+
+    from ratings.templatetags.public import number, short_date
+
+    with translation.override("de"):
+        assert number(Decimal("0.7025"), 3) == "0,703"
+        assert short_date(datetime.date(2024, 3, 9)) == "09.03.2024"
+    with translation.override("en"):
+        assert number(Decimal("0.7025"), 3) == "0.703"
+        assert short_date(datetime.date(2024, 3, 9)) != "09.03.2024"
+    with translation.override("de"):
+        assert number(Decimal("4.50"), -1) == number(Decimal("4.5"), -1) == "4,5"
