@@ -26,7 +26,7 @@ from .development import (
     wo2026_rating,
 )
 from .editions import Edition, WeRounding, edition_for
-from .expectation import expected_score, unrounded_expected_sum
+from .expectation import expected_sum, unrounded_expected_sum
 from .first_rating import IterationPlayer, iterate, map_first_rating, qualifies, restpartie_valid, start_value
 from .performance import level
 from .rounding import rhu_div
@@ -59,9 +59,11 @@ def evaluate(tournament: TournamentInput) -> TournamentResult:
     edition = edition_for(tournament.end_date)
     f = _Field(tournament, edition)
     state = _entry_ratings(f)
+    results = _rated_results(f, state)
+    for i in f.unrated:
+        results[i] = _first_result(f, state, i) if i in state.values else _not_rated_result(f, state, i)
     players = tuple(
-        _result(f, state, i) if p.member else _non_member(_result(f, state, i))
-        for i, p in enumerate(tournament.players)
+        results[i] if p.member else _non_member(results[i]) for i, p in enumerate(tournament.players)
     )
     return TournamentResult(edition=edition.name.value, players=players)
 
@@ -114,6 +116,7 @@ class _Field:
         self.takeover = [False] * self.m
         self._read_players(t.players)
         self.rated = [i in self.r0 for i in range(self.m)]
+        self.unrated = [i for i in range(self.m) if not self.rated[i]]
         self.opps: list[list[int]] = [[] for _ in range(self.m)]
         self.scores: list[list[int]] = [[] for _ in range(self.m)]
         self._read_games()
@@ -171,7 +174,7 @@ class _Field:
     def _select(self) -> None:
         """Valid Restpartien of unrated players (§6.1), Zusatzstufe 1 and 2 (§6.2, §6.3)."""
         end, years = self.t.end_date, self.common.restpartien_years
-        unrated = [i for i in range(self.m) if not self.rated[i]]
+        unrated = self.unrated
         for i in unrated:
             valid = []
             for k, rp in enumerate(self.t.players[i].restpartien):
@@ -337,7 +340,7 @@ _FIRST_CACHE: dict[tuple[str, int], int] = {}
 
 
 def _map_first(value: int, edition: Edition) -> int:
-    key = (edition.name, value)
+    key = (edition.name.value, value)
     got = _FIRST_CACHE.get(key)
     if got is None:
         got = _FIRST_CACHE[key] = map_first_rating(value, edition)
@@ -347,80 +350,79 @@ def _map_first(value: int, edition: Edition) -> int:
 # ---------------------------------------------------------------------------------------------- results
 
 
-def _result(f: _Field, state: _State, i: int) -> PlayerResult:
-    if f.rated[i]:
-        return _rated_result(f, state, i)
-    if i in state.values:
-        return _first_result(f, state, i)
-    return _not_rated_result(f, state, i)
-
-
-def _rated_result(f: _Field, state: _State, i: int) -> PlayerResult:
-    """Spec §4, §5, §8 step 7: We, E or K, Rn, index + 1, level, performance."""
-    p, common = f.t.players[i], f.common
-    r0, takeover = f.r0[i], f.takeover[i]
-    if takeover:
-        index_old, index_used, index_new = (
-            common.takeover_index_shown, common.takeover_index_used, common.takeover_index_after,
-        )  # fmt: skip
-    else:
-        index_old = p.index or 0
-        index_used, index_new = index_old, index_old + 1
-    opponents = state.ratings.get(i)
-    if opponents is None:
-        opponents = [state.entry[o] for o in f.c_opps[i]]
-    n = len(opponents)
-    if n == 0:
-        # Not evaluated: no coefficient, DWZ and index unchanged (spec §3).
-        return PlayerResult(
-            p.id, _RATED, r0, index_old, 0, 0, None, None, None, None, r0, index_old, (),
-            takeover, r0,
-        )  # fmt: skip
-    points = f.c_w[i]
-    packed = state.at_r0.get(i)
-    if packed is None:  # ratings outside the tables: the definitions
-        if f.edition.we_rounding is WeRounding.SUM:
-            expected = unrounded_expected_sum(r0, opponents)
+def _rated_results(f: _Field, state: _State) -> dict[int, PlayerResult]:
+    """Spec §4, §5, §8 step 7 for every rated player: We, E or K, Rn, index + 1, level, performance; by
+    input position. One loop: this runs for nearly every player."""
+    out: dict[int, PlayerResult] = {}
+    players, common, edition, c_w, takeover = f.t.players, f.common, f.edition, f.c_w, f.takeover
+    ratings, at_r0, perf, entry = state.ratings, state.at_r0, state.perf, state.entry
+    year, exact = f.t.end_date.year, edition.we_rounding is WeRounding.SUM
+    for i, r0 in f.r0.items():
+        p = players[i]
+        if takeover[i]:
+            index_old, index_used, index_new = (
+                common.takeover_index_shown, common.takeover_index_used, common.takeover_index_after,
+            )  # fmt: skip
         else:
-            expected = sum([expected_score(r0 - o) for o in opponents])
-    elif f.edition.we_rounding is WeRounding.SUM:
-        got = unrounded_at(packed, n)
-        expected = unrounded_expected_sum(r0, opponents) if got is None else got
-    else:
-        expected = rounded_at(packed)
-    age = age_class(None if p.birth_year is None else f.t.end_date.year - p.birth_year, common)
-    coefficient, dwz_new = _follow_up(f.edition, r0, age, index_used, n, points, expected)
-    return PlayerResult(
-        p.id, _RATED, r0, index_old, n, points, expected, coefficient, level(opponents),
-        state.perf.get(i), dwz_new, index_new, (), takeover, state.entry[i],
-    )  # fmt: skip
+            index_old = p.index or 0
+            index_used, index_new = index_old, index_old + 1
+        opponents = ratings.get(i)
+        if opponents is None:
+            # Not evaluated: no coefficient, DWZ and index unchanged (spec §3).
+            out[i] = PlayerResult(
+                p.id, _RATED, r0, index_old, 0, 0, None, None, None, None, r0, index_old, (),
+                takeover[i], r0,
+            )  # fmt: skip
+            continue
+        n, points = len(opponents), c_w[i]
+        packed = at_r0.get(i)
+        if packed is None:  # ratings outside the tables: the definitions
+            expected = unrounded_expected_sum(r0, opponents) if exact else expected_sum(r0, opponents)
+        elif exact:
+            got = unrounded_at(packed, n)
+            expected = unrounded_expected_sum(r0, opponents) if got is None else got
+        else:
+            expected = rounded_at(packed)
+        age = age_class(None if p.birth_year is None else year - p.birth_year, common)
+        coefficient, dwz_new = _follow_up(edition, r0, age, index_used, n, points, expected)
+        out[i] = PlayerResult(
+            p.id, _RATED, r0, index_old, n, points, expected, coefficient, level(opponents), perf.get(i),
+            dwz_new, index_new, (), takeover[i], entry[i],
+        )  # fmt: skip
+    return out
 
 
-_COEFFICIENTS: dict[tuple, tuple[int, Decimal]] = {}
+# E / K (as used, as printed) by edition name, then by (R0, age class, capped index, W >= We). The edition
+# is not part of the inner key: an Enum's ``__hash__`` is a Python function, and this runs for every rated
+# player with games.
+_COEFFICIENTS: dict[str, dict[tuple[int, AgeClass, int, bool], tuple[int, Decimal]]] = {}
 
 
 def _follow_up(
     edition: Edition, r0: int, age: AgeClass, index: int, n: int, points: int, expected: int
 ) -> tuple[Decimal, int]:
     """(E or K as printed, Rn). E / K depend on W and We only through W >= We, so they are cached."""
+    cache = _COEFFICIENTS.get(edition.name.value)
+    if cache is None:
+        cache = _COEFFICIENTS[edition.name.value] = {}
     if edition.classic is not None:
         # E depends on the index only through min(e_max, e_per_index * index).
         c = edition.classic
         index = min(max(index, 0), -(-c.e_max // c.e_per_index))
-        key = (edition.name, r0, age, index, points >= expected)
-        got = _COEFFICIENTS.get(key)
+        key = (r0, age, index, points >= expected)
+        got = cache.get(key)
         if got is None:
             e = classic_e(r0, age, index, points, expected, c)
-            got = _COEFFICIENTS[key] = (e, Decimal(e))
+            got = cache[key] = (e, Decimal(e))
         return got[1], classic_rating(r0, got[0], n, points, expected, c)
     w = edition.wo2026
     assert w is not None
     index = min(max(index, 1), len(w.k0_a))
-    key = (edition.name, r0, age, index, points >= expected)
-    got = _COEFFICIENTS.get(key)
+    key = (r0, age, index, points >= expected)
+    got = cache.get(key)
     if got is None:
         k = wo2026_k(r0, age, index, points, expected, w)
-        got = _COEFFICIENTS[key] = (k, Decimal(k).scaleb(-w.k_decimals))
+        got = cache[key] = (k, Decimal(k).scaleb(-w.k_decimals))
     return got[1], wo2026_rating(r0, got[0], points, expected, w)
 
 
@@ -433,7 +435,7 @@ def _first_result(f: _Field, state: _State, i: int) -> PlayerResult:
     last_round = [state.entry[o] if f.rated[o] else state.used[o] for o in f.c_opps[i]]
     last_round += [rp.opponent_rating for rp in rps]
     r_i, first = state.values[i], state.first[i]
-    expected = sum([expected_score(r_i - o) for o in last_round])
+    expected = expected_sum(r_i, last_round)
     return PlayerResult(
         f.t.players[i].id, _FIRST, None, None, len(last_round), f.c_w[i] + f.rp_points(i),
         expected, None, level([state.entry[o] for o in f.c_opps[i]]),
