@@ -1,10 +1,12 @@
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 # Playwright's sync API runs an event loop in the test thread; Django refuses ORM calls there otherwise.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -35,10 +37,33 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "locale": "de-DE"}
 
 
+_migrated_copy: list[Path] = []
+
+
 @pytest.fixture(scope="session")
-def migrated_sqlite_template(tmp_path_factory) -> Path:
+def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The test database, and on SQLite a file copy of it taken while it is freshly migrated and empty: the
+    template of ``migrated_sqlite_template`` without a second ``migrate`` in a subprocess."""
+    from django.db import connection
+
+    if connection.vendor == "sqlite":
+        db = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
+        with django_db_blocker.unblock():
+            connection.ensure_connection()
+            with sqlite3.connect(db) as target:
+                connection.connection.backup(target)
+            target.close()
+        _migrated_copy.append(db)
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite_template(request, tmp_path_factory) -> Path:
     """A SQLite file with every migration applied, made once per session (per xdist worker): commands run in
-    a subprocess cannot see the test database, and migrating a fresh file takes seconds."""
+    a subprocess cannot see the test database. On SQLite it is a copy of the test database; otherwise the
+    migrations run in a subprocess (seconds of CPU)."""
+    if "sqlite" in settings.DATABASES["default"]["ENGINE"]:
+        request.getfixturevalue("django_db_setup")
+        return _migrated_copy[0]
     db = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"}
     env |= {"DJANGO_SETTINGS_MODULE": "dwzsite.settings_test", "DATABASE_URL": f"sqlite:///{db}"}
