@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 # Playwright's sync API runs an event loop in the test thread; Django refuses ORM calls there otherwise.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -78,6 +79,16 @@ def migrated_sqlite(migrated_sqlite_template, tmp_path) -> Path:
     db = tmp_path / "db.sqlite3"
     shutil.copyfile(migrated_sqlite_template, db)
     return db
+
+
+# Example counts of the property and fuzz tests: ``examples(n)`` is n in ``make test`` (Hypothesis' default
+# profile) and ten times n with ``pytest --hypothesis-profile=thorough``, the run to make by hand after
+# changing a parser, an import or the recalculation (about ten times as long).
+hypothesis_settings.register_profile("thorough", max_examples=1000)
+
+
+def examples(n: int) -> int:
+    return max(1, n * hypothesis_settings.default.max_examples // 100)
 
 
 # Test kinds by folder: the pure engine and file formats are unit tests, the browser tests end-to-end,

@@ -22,6 +22,7 @@ from ratings.formats.dsb_list import (
     write_players_dos,
     write_zip,
 )
+from tests.conftest import examples
 from tests.dsb_lists import generate
 
 GEN_3B_HEADER = (
@@ -335,7 +336,7 @@ def _unique(rows: list[PlayerRow]) -> list[PlayerRow]:
     return out
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(30), deadline=None, derandomize=True)
 @given(st.lists(player_rows(), max_size=15).map(_unique))
 def test_round_trip_generation_3b(rows):
     result = read_list_bytes(write_players_csv(rows), "spieler.csv")
@@ -343,7 +344,7 @@ def test_round_trip_generation_3b(rows):
     assert _bare(result.players) == rows
 
 
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=examples(20), deadline=None, derandomize=True)
 @given(st.lists(player_rows(), max_size=15).map(_unique))
 def test_round_trip_dos(rows):
     result = read_list_bytes(write_players_dos(rows), "SPIELER.TXT")
@@ -355,7 +356,7 @@ def test_round_trip_dos(rows):
     )
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=examples(15), deadline=None, derandomize=True)
 @given(st.lists(player_rows(with_ids=False), max_size=10).map(_unique), st.sampled_from(["1", "2"]))
 def test_round_trip_dewis_generations(rows, generation):
     result = read_list_bytes(write_players_csv(rows, generation), "spieler.csv")

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.formats.trf import TrfError, TrfTournament, read_trf
+from tests.conftest import examples
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "trf"
 FILES = [p.read_bytes() for p in sorted(DATA.glob("*.trf"))]
@@ -45,7 +46,7 @@ def mutated(draw) -> bytes:
     return bytes(b"\n".join(lines))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_files_read_or_fail_naming_a_line(data):
     try:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.models import ListImport
+from tests.conftest import examples
 from tests.fuzzing import dsb_sources, mutate_zip
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +21,7 @@ SOURCES = dsb_sources()
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(15),
     derandomize=True,
     deadline=None,
     database=None,

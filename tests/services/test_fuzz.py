@@ -1,5 +1,5 @@
-"""A few hundred cases of bench/fuzz.py in the suite: mutated contract, TRF and DSB list files through the
-commands, in-process. Each ends in exit 0, 1 or 2, never in another exception. Deterministic (derandomized
+"""Forty cases per command of bench/fuzz.py in the suite: mutated contract, TRF and DSB list files through
+the commands, in-process. Each ends in exit 0, 1 or 2, never in another exception. Deterministic (derandomized
 hypothesis drawing the mutation seed), so a failure here fails every run until fixed."""
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.models import Club, Organisation
+from tests.conftest import examples
 from tests.fuzzing import COMMANDS, Sources, make_case, run_case
 
 SOURCES = Sources()
 FUZZ = settings(
-    max_examples=80,
+    max_examples=examples(40),
     derandomize=True,
     deadline=None,
     database=None,

@@ -2,7 +2,8 @@
 
 After every step ``ratings_verify()`` is clean and the stored evaluations, Restpartien and player ratings
 equal what a from-scratch ``recalculate()`` writes (run in a savepoint and rolled back). The default run is
-short; ``DWZ_STATE_MACHINE_EXAMPLES`` / ``DWZ_STATE_MACHINE_STEPS`` make a long one, e.g.
+short (ten times as many examples with ``--hypothesis-profile=thorough``);
+``DWZ_STATE_MACHINE_EXAMPLES`` / ``DWZ_STATE_MACHINE_STEPS`` make a long one, e.g.
 ``DWZ_STATE_MACHINE_EXAMPLES=2000 pytest tests/services/test_recalculation_state_machine.py``.
 """
 
@@ -44,11 +45,12 @@ from ratings.services import (
     tournament_save,
 )
 from ratings.services.recalculation import EVALUATION_FIELDS
+from tests.conftest import examples
 from tests.factories import ClubFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = int(os.environ.get("DWZ_STATE_MACHINE_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("DWZ_STATE_MACHINE_EXAMPLES", examples(8)))
 STEPS = int(os.environ.get("DWZ_STATE_MACHINE_STEPS", "8"))
 # Both rule editions: the 2026 rules apply from 2026-06-08 on.
 FIRST_DAY = datetime.date(2026, 4, 1)

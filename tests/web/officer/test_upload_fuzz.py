@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.formats.trf import TrfError, read_trf
+from tests.conftest import examples
 from tests.fuzzing import mutate_bytes, trf_sources
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +20,7 @@ SOURCES = trf_sources()
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(20),
     derandomize=True,
     deadline=None,
     database=None,
