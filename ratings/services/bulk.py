@@ -89,13 +89,17 @@ def update_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable
     return len(params)
 
 
-def transaction_work_mem(megabytes: int) -> None:
-    """PostgreSQL: let each sort and hash of the current transaction use up to ``megabytes`` of memory.
+def tune_window_reads(*, work_mem_mb: int) -> None:
+    """PostgreSQL: settings of the current transaction for reading a history window by window.
 
-    A full recalculation sorts a window's pairings and rows (some 200,000 per query at 2 M evaluations);
-    the default 4 MB sent each of those sorts to temporary files. ``SET LOCAL`` ends with the transaction;
-    outside one, and on SQLite, this does nothing.
+    ``work_mem``: a window's sorts (some 200,000 pairings at 2 M evaluations) stay in memory instead of
+    spilling to temporary files under the default 4 MB. ``random_page_cost`` 1.1 instead of 4 (the
+    spinning-disk default): a window's rows are read tournament by tournament through indexes, and the rows
+    of one tournament lie together, so those reads are nearly sequential; at 4 the planner scanned all 2 M
+    evaluations once per window (1.4 s against 0.4 s). ``SET LOCAL`` ends with the transaction; outside
+    one, and on SQLite, this does nothing.
     """
     if connection.vendor == "postgresql" and connection.in_atomic_block:
         with connection.cursor() as cursor:
-            cursor.execute(f"SET LOCAL work_mem = '{int(megabytes)}MB'")
+            cursor.execute(f"SET LOCAL work_mem = '{int(work_mem_mb)}MB'")
+            cursor.execute("SET LOCAL random_page_cost = 1.1")

@@ -107,7 +107,7 @@ def recalculate_full(
     evaluations are known from the replay itself.
     """
     started = time.perf_counter()
-    bulk.transaction_work_mem(WORK_MEM_MB)
+    bulk.tune_window_reads(work_mem_mb=WORK_MEM_MB)
     report = RecalculationReport()
     start_values = load_start_values()
     players = set(Player.objects.order_by().values_list("pk", flat=True))

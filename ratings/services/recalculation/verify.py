@@ -66,7 +66,7 @@ def ratings_verify(*, progress: Callable[[int, int], None] | None = None) -> lis
     show up as a difference), with the full recalculation's memory for sorts.
     """
     with transaction.atomic():
-        bulk.transaction_work_mem(WORK_MEM_MB)
+        bulk.tune_window_reads(work_mem_mb=WORK_MEM_MB)
         return _verify(progress)
 
 
