@@ -719,9 +719,15 @@ def page_urls() -> dict[str, str]:
 def phase_pages(repeat: int = 5) -> dict:
     import warnings
 
+    from django.db import connection
     from django.test import Client, override_settings
 
     warnings.filterwarnings("ignore", message="No directory at")  # WhiteNoise: no collectstatic needed here
+    if connection.vendor == "postgresql":
+        # Planner statistics, as autovacuum keeps them on a live database: a freshly generated (COPY-loaded)
+        # one has none, and the planner then scans players for a 300-player tournament (untimed).
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
     urls = page_urls()
     pages = {}
     started = time.perf_counter()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import django_filters
 from django import forms
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import Sex
@@ -27,6 +29,43 @@ class BootstrapFilterSet(django_filters.FilterSet):
             else:
                 css = "form-control form-control-sm"
             widget.attrs["class"] = css
+
+
+class SelectWidget(forms.Select):
+    """A select written in Python, the same HTML as Django's templates: those render every option through two
+    templates, and the federation select of a whole federation has 160 options on every list page. (The
+    name keeps ``field.widget_type == "select"`` for the templates: Django strips a trailing "Widget".)"""
+
+    @staticmethod
+    def _attrs(attrs: dict) -> str:
+        """As django/forms/widgets/attrs.html: in order, ``False`` left out, ``True`` as a bare name."""
+        return format_html_join(
+            "",
+            "{}",
+            (
+                (format_html(" {}", k) if v is True else format_html(' {}="{}"', k, v),)
+                for k, v in attrs.items()
+                if v is not False
+            ),
+        )
+
+    def render(self, name, value, attrs=None, renderer=None):
+        widget = self.get_context(name, value, attrs)["widget"]
+        parts = [format_html('<select name="{}"{}>', widget["name"], self._attrs(widget["attrs"]))]
+        for group, options, _index in widget["optgroups"]:
+            if group:
+                parts.append(format_html('\n  <optgroup label="{}">', group))
+            parts.append(
+                format_html_join(
+                    "",
+                    '\n  <option value="{}"{}>{}</option>',
+                    ((o["value"], self._attrs(o["attrs"]), o["label"]) for o in options),
+                )
+            )
+            if group:
+                parts.append(mark_safe("\n  </optgroup>"))
+        parts.append(mark_safe("\n</select>"))
+        return format_html_join("", "{}", ((p,) for p in parts))
 
 
 class IntegerFilter(django_filters.NumberFilter):
@@ -82,12 +121,17 @@ class RatingListFilter(BootstrapFilterSet):
         to_field_name="code",
         method="filter_organisation",
         empty_label=_("alle Verbände"),
+        widget=SelectWidget,
     )
     verein = django_filters.CharFilter(
         label=_("Verein (Name oder ZPS)"), method="filter_club", max_length=100
     )
     geschlecht = django_filters.ChoiceFilter(
-        label=_("Geschlecht"), field_name="sex", choices=Sex.choices, empty_label=_("alle")
+        label=_("Geschlecht"),
+        field_name="sex",
+        choices=Sex.choices,
+        empty_label=_("alle"),
+        widget=SelectWidget,
     )
     alter_von = IntegerFilter(label=_("Alter von"), method="filter_age_from", min_value=0, max_value=130)
     alter_bis = IntegerFilter(label=_("Alter bis"), method="filter_age_to", min_value=0, max_value=130)
@@ -95,11 +139,15 @@ class RatingListFilter(BootstrapFilterSet):
     mit_dwz = CheckboxFilter(label=_("nur mit DWZ"), method="filter_rated")
     deutsch = CheckboxFilter(label=_("nur deutsche Spieler"), method="filter_german")
     liste = django_filters.ChoiceFilter(
-        label=_("Liste"), choices=NAMED_LISTS, method="filter_named_list", empty_label=_("alle")
+        label=_("Liste"),
+        choices=NAMED_LISTS,
+        method="filter_named_list",
+        empty_label=_("alle"),
+        widget=SelectWidget,
     )
     # Last: the top N of whatever the other filters left (ties at the border included).
     top = django_filters.ChoiceFilter(
-        label=_("Top"), choices=TOP_CHOICES, method="filter_top", empty_label=_("alle")
+        label=_("Top"), choices=TOP_CHOICES, method="filter_top", empty_label=_("alle"), widget=SelectWidget
     )
 
     def __init__(self, *args, fixed_club: Club | None = None, fixed_organisation=None, **kwargs):
@@ -160,6 +208,7 @@ class ClubListFilter(BootstrapFilterSet):
         to_field_name="code",
         method="filter_organisation",
         empty_label=_("alle Verbände"),
+        widget=SelectWidget,
     )
 
     class Meta:

@@ -49,7 +49,8 @@ def listed(populate, federation):
 )
 def test_lean_body_equals_django_tables2(client, listed, url, params):
     lean, stock = _both(client, url, params)
-    assert lean == stock
+    # Django's templates leave blank lines between some options: whitespace between tags does not count.
+    assert re.sub(r">\s+<", "><", lean) == re.sub(r">\s+<", "><", stock)
     assert "<td" in lean
 
 
@@ -75,3 +76,17 @@ def test_remembered_numbers_and_dates_follow_the_language():
         assert short_date(datetime.date(2024, 3, 9)) != "09.03.2024"
     with translation.override("de"):
         assert number(Decimal("4.50"), -1) == number(Decimal("4.5"), -1) == "4,5"
+
+
+@pytest.mark.parametrize("value", ["", "b", "x"])
+def test_select_widget_equals_djangos_select(value):
+    from django import forms
+
+    from ratings.filters import SelectWidget
+
+    choices = [("", "alle"), ("a", "A & <B>"), ("Gruppe", [("b", "B"), ("c", "C")])]
+    attrs = {"class": "form-select", "id": "id_f", "aria-invalid": "true"}
+    lean = SelectWidget(choices=choices).render("f", value, attrs=attrs)
+    stock = forms.Select(choices=choices).render("f", value, attrs=attrs)
+    # Django's templates leave blank lines between some options: whitespace between tags does not count.
+    assert re.sub(r">\s+<", "><", lean) == re.sub(r">\s+<", "><", stock)
