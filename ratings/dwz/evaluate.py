@@ -356,7 +356,7 @@ def _rated_results(f: _Field, state: _State) -> dict[int, PlayerResult]:
     out: dict[int, PlayerResult] = {}
     players, common, edition, c_w, takeover = f.t.players, f.common, f.edition, f.c_w, f.takeover
     ratings, at_r0, perf, entry = state.ratings, state.at_r0, state.perf, state.entry
-    year, exact = f.t.end_date.year, edition.we_rounding is WeRounding.SUM
+    year, exact, cache = f.t.end_date.year, edition.we_rounding is WeRounding.SUM, _coefficients(edition)
     for i, r0 in f.r0.items():
         p = players[i]
         if takeover[i]:
@@ -384,7 +384,7 @@ def _rated_results(f: _Field, state: _State) -> dict[int, PlayerResult]:
         else:
             expected = rounded_at(packed)
         age = age_class(None if p.birth_year is None else year - p.birth_year, common)
-        coefficient, dwz_new = _follow_up(edition, r0, age, index_used, n, points, expected)
+        coefficient, dwz_new = _follow_up(edition, cache, r0, age, index_used, n, points, expected)
         out[i] = PlayerResult(
             p.id, _RATED, r0, index_old, n, points, expected, coefficient, level(opponents), perf.get(i),
             dwz_new, index_new, (), takeover[i], entry[i],
@@ -398,13 +398,26 @@ def _rated_results(f: _Field, state: _State) -> dict[int, PlayerResult]:
 _COEFFICIENTS: dict[str, dict[tuple[int, AgeClass, int, bool], tuple[int, Decimal]]] = {}
 
 
-def _follow_up(
-    edition: Edition, r0: int, age: AgeClass, index: int, n: int, points: int, expected: int
-) -> tuple[Decimal, int]:
-    """(E or K as printed, Rn). E / K depend on W and We only through W >= We, so they are cached."""
+def _coefficients(edition: Edition) -> dict[tuple[int, AgeClass, int, bool], tuple[int, Decimal]]:
+    """The edition's E / K cache, looked up once per tournament (``Enum.value`` is a Python property)."""
     cache = _COEFFICIENTS.get(edition.name.value)
     if cache is None:
         cache = _COEFFICIENTS[edition.name.value] = {}
+    return cache
+
+
+def _follow_up(
+    edition: Edition,
+    cache: dict[tuple[int, AgeClass, int, bool], tuple[int, Decimal]],
+    r0: int,
+    age: AgeClass,
+    index: int,
+    n: int,
+    points: int,
+    expected: int,
+) -> tuple[Decimal, int]:
+    """(E or K as printed, Rn). E / K depend on W and We only through W >= We, so they are cached in
+    ``_coefficients(edition)``."""
     if edition.classic is not None:
         # E depends on the index only through min(e_max, e_per_index * index).
         c = edition.classic
