@@ -40,7 +40,6 @@ from .load import (
     PlayerEvents,
     StoredTournament,
     load_player_events,
-    load_stored,
     load_tournament_events,
     states_before,
 )
@@ -74,6 +73,9 @@ class Frontier:
     position: dict[int, OrderKey] = field(default_factory=dict)  # the player's last applied event
     adjustment_player: dict[int, int] = field(default_factory=dict)
     stored_order: dict[int, OrderKey] = field(default_factory=dict)  # of every stored row seen
+    seen: dict[int, StoredTournament] = field(
+        default_factory=dict
+    )  # the tracked players' rows, by tournament
     members: set[int] = field(default_factory=set)
     dirty: set[str] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)  # ever dirty or evaluated
@@ -102,6 +104,14 @@ class Frontier:
         )
         self.players.update(loaded.events)
         self.stored_order.update({tid: t.order for tid, t in loaded.stored.items()})
+        for tid, t in loaded.stored.items():
+            known = self.seen.get(tid)
+            if known is None:
+                self.seen[tid] = t
+                continue
+            known.rows += t.rows
+            if (known.edition, known.order) != (t.edition, t.order):  # rows that disagree: never equal
+                known.edition, known.order = None, min(known.order, t.order)
         for pk, mine in loaded.events.items():
             self.adjustment_player.update(dict.fromkeys(mine.adjustments, pk))
         self.members |= loaded.members
@@ -161,8 +171,15 @@ class Frontier:
         self.rounds += 1
         events = load_tournament_events(self.since[0], self.removed_t, only=wanted)
         self.add(events)
-        self.stored.update(load_stored(self.since[0], wanted - self.stored.keys()))
         self.track({int(pid) for ev in events for pid, _ in ev.players})
+        # A tournament's stored rows are its players' rows, all tracked now (no query of their own).
+        for ev in events:
+            tid = cast(int, ev.key)
+            rows = self.seen.get(tid)
+            if tid not in self.stored and rows is not None:
+                place = {pid: i for i, (pid, _) in enumerate(ev.players)}
+                rows.rows.sort(key=lambda row: place.get(row[0], len(place)))
+                self.stored[tid] = rows
 
     def add(self, events: list[TournamentEvent]) -> None:
         self.events.update({cast(int, ev.key): ev for ev in events})
