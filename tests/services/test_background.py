@@ -10,7 +10,14 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django_tasks_db.models import DBTaskResult
 
-from ratings.models import Evaluation, RecalculationJob, RecalculationJobStatus, Tournament
+from ratings.models import (
+    Evaluation,
+    Game,
+    RecalculationJob,
+    RecalculationJobStatus,
+    Tournament,
+    TournamentEntry,
+)
 from ratings.services import ratings_verify, recalculate, tournament_delete
 from ratings.services.background import job_run, jobs_resume, recalculation_estimate
 from tests.builders import random_history, save_tournament, snapshot
@@ -139,6 +146,30 @@ def test_the_job_replays_what_the_change_reaches_after_the_own_tournament(
     assert snapshot() == at_once
     # The request and the job together re-evaluate exactly the whole chain's tournaments.
     assert len(request.tournaments) + job.done == len(whole.tournaments)
+
+
+def test_a_tournament_never_evaluated_after_the_own_one_is_left_to_the_job(
+    settings, django_capture_on_commit_callbacks
+):
+    saved = _history(61)
+    _, members, games = saved[-1]
+    end = max(t.end_date for t, _, _ in saved) + datetime.timedelta(days=30)
+    # Stored without its evaluation (an import that stopped half-way): rows written directly.
+    never = Tournament.objects.create(name="Nie ausgewertet", start_date=end, end_date=end)
+    TournamentEntry.objects.bulk_create(
+        TournamentEntry(tournament=never, player=p, start_rank=i) for i, p in enumerate(members, 1)
+    )
+    Game.objects.bulk_create(
+        Game(tournament=never, round=i, white=w, black=b, result=r) for i, (w, b, r) in enumerate(games, 1)
+    )
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        _, report = _correct(saved, 1)
+    assert never.pk not in report.tournaments
+    for callback in callbacks:
+        callback()
+    assert Evaluation.objects.filter(tournament=never).exists()
+    assert ratings_verify() == []
 
 
 def test_a_save_while_a_job_waits_moves_it_back_instead_of_adding_one(

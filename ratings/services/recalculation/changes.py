@@ -193,10 +193,13 @@ def _recalculate_reach(
     with_rows = Evaluation.objects.filter(tournament=OuterRef("pk"), end_date__gte=since_date)
     # Unrated tournaments still holding rows (never expected: a change of ``rated`` is a changed tournament).
     stale = set(Tournament.objects.filter(rated=False).filter(Exists(with_rows)).values_list("pk", flat=True))
-    # Rated tournaments with entries and no stored results (never evaluated) are evaluated wherever they lie.
+    # Rated tournaments with entries and no stored results (never evaluated) are evaluated wherever they lie
+    # (up to ``until``: the later ones are for the replay that finishes the chain, which finds them again).
+    candidates = Tournament.objects.filter(rated=True, end_date__gte=since_date)
+    if until is not None:
+        candidates = candidates.filter(end_date__lte=until[0])
     unevaluated = set(
-        Tournament.objects.filter(rated=True, end_date__gte=since_date)
-        .filter(Exists(TournamentEntry.objects.filter(tournament=OuterRef("pk"))))
+        candidates.filter(Exists(TournamentEntry.objects.filter(tournament=OuterRef("pk"))))
         .exclude(Exists(with_rows))
         .values_list("pk", flat=True)
     )
