@@ -8,7 +8,7 @@ validate before. Everything else uses the ORM.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from django.db import connection, models
 
@@ -103,3 +103,21 @@ def tune_window_reads(*, work_mem_mb: int) -> None:
         with connection.cursor() as cursor:
             cursor.execute(f"SET LOCAL work_mem = '{int(work_mem_mb)}MB'")
             cursor.execute("SET LOCAL random_page_cost = 1.1")
+
+
+def select_rows(queryset: models.QuerySet) -> Iterator[tuple]:
+    """The rows of a ``values_list`` query as the driver's tuples.
+
+    On PostgreSQL the query's own SQL (the ORM builds it) is executed directly and fetched 10,000 rows at a
+    time: Django's iterator fetches 100 rows at a time and runs its converters on each value, about a
+    sixth of a full recalculation's CPU at 2 M evaluations. psycopg already returns dates, booleans and
+    integers as Python values. SQLite goes through the ORM: its dates and booleans need the converters.
+    """
+    if connection.vendor != "postgresql":
+        yield from queryset
+        return
+    sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(10_000):
+            yield from rows

@@ -24,15 +24,20 @@ EVALUATION_COLUMNS = (
 )  # fmt: skip
 
 
+def _two_rows(tournament: int, a: int, b: int) -> list[tuple]:
+    """A rated row with decimals and a not-rated one with NULLs."""
+    return [
+        (tournament, a, D(2024, 2, 29), "05A", "2026", EvaluationStatus.RATED, 1500, 3, 7,
+         Decimal("4.5"), Decimal("3.663"), Decimal("32.5"), 1487, 1602, 1531, 4, False, 1500),
+        (tournament, b, D(1999, 12, 31), None, "classic", EvaluationStatus.NOT_RATED, None, None, 0,
+         Decimal("0"), None, None, None, None, None, None, True, None),
+    ]  # fmt: skip
+
+
 def test_evaluation_rows_round_trip_decimals_dates_and_nulls():
     a, b = player(dwz=1500, index=3), player()
     tournament = TournamentFactory(end_date=D(2024, 2, 29))
-    rows = [
-        (tournament.pk, a.pk, D(2024, 2, 29), "05A", "2026", EvaluationStatus.RATED, 1500, 3, 7,
-         Decimal("4.5"), Decimal("3.663"), Decimal("32.5"), 1487, 1602, 1531, 4, False, 1500),
-        (tournament.pk, b.pk, D(1999, 12, 31), None, "classic", EvaluationStatus.NOT_RATED, None, None, 0,
-         Decimal("0"), None, None, None, None, None, None, True, None),
-    ]  # fmt: skip
+    rows = _two_rows(tournament.pk, a.pk, b.pk)
     assert bulk.insert_rows(Evaluation, EVALUATION_COLUMNS, iter(rows)) == 2
     stored = list(Evaluation.objects.order_by("player_id").values_list(*EVALUATION_COLUMNS))
     assert stored == sorted(rows, key=lambda row: row[1])
@@ -85,3 +90,15 @@ def test_player_rows_with_umlauts_and_datetimes_round_trip_and_update():
         D(2025, 7, 1),
     )
     assert Player.objects.get(key="ÄÖÜ-1").surname == "Müßig-Öztürk"  # other rows untouched
+
+
+def test_select_rows_reads_what_the_orm_reads():
+    a, b = player(dwz=1500, index=3), player()
+    tournament = TournamentFactory(end_date=D(2024, 2, 29))
+    rows = _two_rows(tournament.pk, a.pk, b.pk)
+    bulk.insert_rows(Evaluation, EVALUATION_COLUMNS, rows)
+    query = Evaluation.objects.filter(tournament=tournament).order_by("player_id")
+    query = query.values_list(*EVALUATION_COLUMNS)
+    selected = list(bulk.select_rows(query))
+    assert selected == list(query)
+    assert [type(value) for value in selected[1]] == [type(value) for value in list(query)[1]]

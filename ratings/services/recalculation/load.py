@@ -37,6 +37,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.services.bulk import select_rows
 
 from .base import (
     IN_CHUNK,
@@ -82,14 +83,14 @@ def load_tournament_events(
     tournaments = {
         pk: (end, code, name)
         for query in _by_id(head.values_list("pk", "end_date", "code", "name"), only, "pk")
-        for pk, end, code, name in query
+        for pk, end, code, name in select_rows(query)
         if pk not in exclude
     }
     players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
     non_members: dict[int, set[str]] = defaultdict(set)
     names = EngineIds() if names is None else names
     for query in _by_tournament(entries, only):
-        for tid, player_id, member, *joined in query:
+        for tid, player_id, member, *joined in select_rows(query):
             if tid in tournaments:
                 birth_year = joined[0] if birth_years is None else birth_years[player_id]
                 players[tid].append((names[player_id], birth_year))
@@ -132,7 +133,7 @@ def load_games(
             pairings = pairings.filter(tournament__end_date__lt=until)
     names = EngineIds() if names is None else names
     for queryset in _by_tournament(pairings, tournaments):
-        for tid, rows in itertools.groupby(queryset, key=operator.itemgetter(0)):
+        for tid, rows in itertools.groupby(select_rows(queryset), key=operator.itemgetter(0)):
             games[tid] += [GameInput(names[white], names[black], result) for _, white, black, result in rows]
     return games
 
@@ -227,7 +228,7 @@ def load_stored(
         "tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date"
     )
     for queryset in selected(rp_query):
-        for tid, player_id, opp, score, end in queryset:
+        for tid, player_id, opp, score, end in select_rows(queryset):
             rp_rows[(tid, player_id)].append(RestpartieValue(opp, score, end))
     restpartien = {key: tuple(rps) for key, rps in rp_rows.items()}
     stored: dict[int, StoredTournament] = {}
@@ -273,8 +274,9 @@ def load_stored(
     current: tuple = (None, None, None, None)
     rows: list[tuple] = []
     for queryset in selected(query):
+        rows_of_query = select_rows(queryset)
         for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
-             dwz_new, index_new, takeover, entry_rating, end, suffix, edition) in queryset:  # fmt: skip
+             dwz_new, index_new, takeover, entry_rating, end, suffix, edition) in rows_of_query:  # fmt: skip
             if (tid, end, suffix, edition) != current:
                 current = (tid, end, suffix, edition)
                 rows = add_head(tid, current[1:]).rows
