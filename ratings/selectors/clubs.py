@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
 from ratings.models import Club, Membership, Organisation, Tournament, TournamentEntry
 from ratings.models.player import current_membership_q
@@ -22,12 +22,22 @@ def club(*, zps: str) -> Club | None:
     return Club.objects.select_related("organisation__parent").filter(zps=zps.upper()[:5]).first()
 
 
-def club_tournaments(*, club: Club) -> QuerySet[Tournament]:
-    """Tournaments organised by the club or with one of its current members taking part, latest first."""
+def club_tournaments(*, club: Club, limit: int = 20) -> QuerySet[Tournament]:
+    """The latest ``limit`` tournaments organised by the club or with one of its current members taking part,
+    latest first (three queries)."""
     members = Membership.objects.current().filter(club=club).values("player_id")
     # The members' entries through the entry's player index (no join of every entry and no DISTINCT).
     played = TournamentEntry.objects.filter(player__in=members).values("tournament_id")
-    return tournament_list().filter(Q(organiser_club=club) | Q(pk__in=played)).order_by("-end_date", "-pk")
+    order = ("-end_date", "-pk")
+    # The latest of each side on its own: ORed in one query, PostgreSQL read the members' side as a hashed
+    # subplan over every entry of the federation; alone, a large club's walks the latest tournaments and a
+    # small club's reads its few entries.
+    organised = Tournament.objects.filter(organiser_club=club).order_by(*order)
+    ids = [
+        *organised.values_list("pk", flat=True)[:limit],
+        *Tournament.objects.filter(pk__in=played).order_by(*order).values_list("pk", flat=True)[:limit],
+    ]
+    return tournament_list().filter(pk__in=ids).order_by(*order)[:limit]
 
 
 def club_past_members(*, club: Club) -> QuerySet[Membership]:

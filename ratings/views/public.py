@@ -157,7 +157,7 @@ class ClubDetailView(RatingListView):
         context = super().get_context_data(**kwargs)
         context["club"] = self.club
         context["page_title"] = self.club.name
-        context["tournaments"] = list(clubs.club_tournaments(club=self.club)[:20])
+        context["tournaments"] = list(clubs.club_tournaments(club=self.club, limit=20))
         context["past_members"] = list(clubs.club_past_members(club=self.club)[:100])
         context["stats"] = club_stats.club_stats(club=self.club)
         scope = user_scope(self.request.user)
