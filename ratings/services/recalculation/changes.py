@@ -45,8 +45,13 @@ from .load import (
     states_before,
 )
 from .lock import lock_ratings
-from .write import Decimals, evaluation_rows, replace_rows, update_players
-from .write import _last_evaluations as last_evaluations  # the stored ones, by player (indexed)
+from .write import (
+    Decimals,
+    evaluation_rows,
+    last_evaluations,  # the stored ones, by player (indexed)
+    replace_rows,
+    update_players,
+)
 
 
 @dataclass(frozen=True, slots=True)

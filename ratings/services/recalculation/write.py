@@ -112,7 +112,7 @@ def update_players(
     players are written by one prepared ``UPDATE`` executed per row (``bulk.update_rows``).
     """
     if last is None:
-        last = _last_evaluations(touched)
+        last = last_evaluations(touched)
     changed: list[tuple[int, int | None, int | None, datetime.date | None]] = []
     everyone = len(touched) > 4 * IN_CHUNK  # many players: one pass over all rows beats dozens of chunks
     for chunk in [None] if everyone else chunks(touched):
@@ -131,7 +131,7 @@ def update_players(
     bulk.update_rows(Player, ("dwz", "index", "last_evaluated"), changed)
 
 
-def _last_evaluations(players: Collection[int]) -> dict[int, datetime.date]:
+def last_evaluations(players: Collection[int]) -> dict[int, datetime.date]:
     """The end date of each player's last evaluation that set his DWZ (chunks of ``IN``, index
     ``(player, end_date)``: never a ``GROUP BY`` over every evaluation)."""
     last: dict[int, datetime.date] = {}
