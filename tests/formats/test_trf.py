@@ -274,6 +274,14 @@ def test_head_date_forms(start, end, expected):
     assert (t.head.start_date, t.head.end_date) == expected
 
 
+@pytest.mark.parametrize("start", ["2026/02/30", "31.04.2026", "Feb 29, 2025", "2026/13/01"])
+def test_a_day_that_does_not_exist_is_an_error_not_a_crash(start):
+    """Each form's digits pass its pattern; only the calendar says no."""
+    assert _error(*A_B, head=("012 T", f"042 {start}", "052 2026/05/03")) == [
+        f"Zeile 2, Spalten 5–{4 + len(start)}: Datum „{start}“ nicht lesbar."
+    ]
+
+
 def test_dd_mm_ambiguity_resolved_by_round_dates():
     rounds = "132" + " " * 88 + "18/04/08  18/05/13  18/06/10"
     t = read_trf(trf(*A_B, head=("012 T", "042 08/04/2018", "052 10/06/2018", rounds)))
