@@ -89,6 +89,9 @@ def restore(url: str, source: Path) -> None:
         run(
             ["pg_restore", "--no-owner", "--no-privileges", "--exit-on-error", f"--dbname={url}", str(source)]
         )
+        # A dump carries no planner statistics: until autovacuum gets round to it (or never, where it is off)
+        # PostgreSQL plans the big tables blind and the rating list, club and tournament pages scan them.
+        run(["psql", "-q", "-d", url, "-c", "ANALYZE"], env=QUIET_PSQL)
 
 
 # --- check -------------------------------------------------------------------------------------------------
