@@ -129,17 +129,19 @@ def later_tournaments(*, tournament: Tournament, player_ids: Iterable[int]) -> l
 
 
 class _Rollback(Exception):
-    def __init__(self, tournaments: list[int]) -> None:
+    def __init__(self, tournaments: list[int], background: bool = False) -> None:
         super().__init__()
         self.tournaments = tournaments
+        self.background = background
 
 
 def later_reevaluated(
     *, tournament: Tournament, players: Sequence[Player], games: Sequence
-) -> list[int] | None:
-    """The later tournaments saving these participants and games re-evaluates, exactly as the report will
-    list them: the save (with its recalculation) runs and is rolled back. None if the save would be refused
-    or the tournament is not stored yet."""
+) -> tuple[list[int], bool] | None:
+    """The later tournaments saving these participants and games re-evaluates in the request, exactly as the
+    report will list them, and whether the save leaves the rest of its chain to the background (then the
+    list is not all it reaches): the save (with its recalculation) runs and is rolled back. None if the save
+    would be refused or the tournament is not stored yet."""
     if tournament.pk is None:
         return None
     head = Tournament.objects.filter(pk=tournament.pk).first()  # the stored head: only the rows are previewed
@@ -153,9 +155,9 @@ def later_reevaluated(
     try:
         with transaction.atomic():
             report = tournament_save(tournament=head, entries=entries, games=rows)
-            raise _Rollback([pk for pk in report.tournaments if pk != tournament.pk])
+            raise _Rollback([pk for pk in report.tournaments if pk != tournament.pk], bool(report.unfinished))
     except _Rollback as rollback:
-        return rollback.tournaments
+        return rollback.tournaments, rollback.background
     except (ValidationError, IntegrityError):
         return None
 
@@ -201,6 +203,9 @@ class Preview:
     rows: list[PreviewRow] = field(default_factory=list)
     later: list[int] = field(default_factory=list)
     rated: bool = True
+    # Saving evaluates this tournament at once and leaves the rest of the chain to a background job: ``later``
+    # then holds only what the request re-evaluates.
+    background: bool = False
 
 
 def preview_tournament(
@@ -238,12 +243,17 @@ def preview_tournament(
     by_id = {p.pk: p for p in players}
     # Saving re-evaluates the later tournaments of the players now in the tournament and of those dropped.
     old = set(TournamentEntry.objects.filter(tournament_id=tournament.pk).values_list("player_id", flat=True))
-    later = later_reevaluated(tournament=tournament, players=players, games=games) if tournament.rated else []
-    if later is None:
-        later = later_tournaments(tournament=tournament, player_ids=set(ids) | old)
+    reevaluated = (
+        later_reevaluated(tournament=tournament, players=players, games=games)
+        if tournament.rated
+        else ([], False)
+    )
+    if reevaluated is None:
+        reevaluated = later_tournaments(tournament=tournament, player_ids=set(ids) | old), False
     return Preview(
         edition=result.edition,
         rows=[PreviewRow(by_id[int(r.id)], r) for r in result.players],
-        later=later,
+        later=reevaluated[0],
         rated=tournament.rated,
+        background=reevaluated[1],
     )

@@ -71,6 +71,24 @@ def test_a_long_save_reports_its_tournament_and_the_background_job(
     assert "Fertig: 1 Turnier neu ausgewertet." in progress and "hx-trigger" not in progress
 
 
+def test_the_preview_of_a_long_save_says_the_rest_runs_in_the_background(
+    login, users, tournament, players, later, settings
+):
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-preview", args=[tournament.pk])
+    html = client.post(url, grid_data(players, RESULTS)).content.decode()
+    assert "1 späteres Turnier mit gemeinsamen Spielern" in html and "im Hintergrund" not in html
+
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    html = client.post(url, grid_data(players, RESULTS)).content.decode()
+    # The rolled-back save stops after this tournament: a count of 0 later tournaments would be wrong.
+    assert (
+        "im Hintergrund neu berechnet" in html
+        and "spätere Turniere mit gemeinsamen Spielern neu aus" not in html
+    )
+    assert not RecalculationJob.objects.exists()  # the preview saved nothing, scheduled nothing
+
+
 def test_a_short_save_shows_no_notice(login, users, tournament, players, later):
     client = login(users["officer_a"])
     response = client.post(
