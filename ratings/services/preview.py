@@ -129,7 +129,7 @@ def later_tournaments(*, tournament: Tournament, player_ids: Iterable[int]) -> l
 
 
 class _Rollback(Exception):
-    def __init__(self, tournaments: list[int], background: bool = False) -> None:
+    def __init__(self, tournaments: list[int], background: bool) -> None:
         super().__init__()
         self.tournaments = tournaments
         self.background = background
@@ -162,18 +162,19 @@ def later_reevaluated(
         return None
 
 
-def later_after_delete(*, tournament: Tournament) -> list[int]:
-    """The tournaments deleting ``tournament`` re-evaluates, exactly as the report will list them: the
-    delete (with its recalculation) runs and is rolled back."""
+def later_after_delete(*, tournament: Tournament) -> tuple[list[int], bool]:
+    """The tournaments deleting ``tournament`` re-evaluates in the request, exactly as the report will list
+    them, and whether the delete leaves the rest of its chain to the background: the delete (with its
+    recalculation) runs and is rolled back."""
     head = Tournament.objects.filter(pk=tournament.pk).first()
     if head is None:
-        return []
+        return [], False
     try:
         with transaction.atomic():
             report = tournament_delete(tournament=head)
-            raise _Rollback([pk for pk in report.tournaments if pk != tournament.pk])
+            raise _Rollback([pk for pk in report.tournaments if pk != tournament.pk], bool(report.unfinished))
     except _Rollback as rollback:
-        return rollback.tournaments
+        return rollback.tournaments, rollback.background
 
 
 @dataclass

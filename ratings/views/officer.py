@@ -286,8 +286,9 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
             )
             return redirect("ratings:officer-report")
     players = result_reads.seated_ids(tournament=tournament)
-    later = later_after_delete(tournament=tournament) if tournament.rated else []
+    later, background = later_after_delete(tournament=tournament) if tournament.rated else ([], False)
     context |= {
+        "later_background": background,
         "tournament": tournament,
         "player_count": len(players),
         "game_count": reads.game_count(tournament=tournament),

@@ -89,6 +89,24 @@ def test_the_preview_of_a_long_save_says_the_rest_runs_in_the_background(
     assert not RecalculationJob.objects.exists()  # the preview saved nothing, scheduled nothing
 
 
+def test_the_delete_page_of_a_long_chain_says_the_rest_runs_in_the_background(
+    login, users, tournament, players, later, settings
+):
+    client = login(users["officer_a"])
+    client.post(
+        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+    )
+    url = reverse("ratings:tournament-delete", args=[tournament.pk])
+    html = client.get(url).content.decode()
+    assert "1 späteres Turnier mit gemeinsamen Spielern wird neu ausgewertet" in html
+    assert "im Hintergrund" not in html
+
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    html = client.get(url).content.decode()
+    assert "im Hintergrund neu ausgewertet" in html and "späteres Turnier mit gemeinsamen" not in html
+    assert not RecalculationJob.objects.exists()  # the rolled-back delete scheduled nothing
+
+
 def test_a_short_save_shows_no_notice(login, users, tournament, players, later):
     client = login(users["officer_a"])
     response = client.post(
