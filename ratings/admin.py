@@ -20,6 +20,7 @@ from ratings import (  # noqa: F401 - they register models
     admin_recalculation,
     services,
 )
+from ratings.admin_base import ReadOnlyAdmin
 from ratings.admin_messages import report_text
 from ratings.models import (
     Club,
@@ -62,17 +63,6 @@ class YearFilter(admin.SimpleListFilter):
 def _report_message(request, report) -> None:
     if report is not None:
         messages.info(request, report_text(report))
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Organisation)

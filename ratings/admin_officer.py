@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ratings.admin_base import ReadOnlyAdmin
 from ratings.admin_messages import report_text
 from ratings.audit_display import actor as audit_actor
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
@@ -32,7 +33,7 @@ class TournamentEntryModeAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "actor", "action", "object_type", "object_repr", "restored_as"]
     list_filter = ["action", "object_type"]
     search_fields = ["username", "object_repr"]
@@ -43,15 +44,6 @@ class AuditEventAdmin(admin.ModelAdmin):
     @admin.display(description=_("Benutzer"), ordering="username")
     def actor(self, obj):
         return audit_actor(obj)
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     def has_view_permission(self, request, obj=None):
         return request.user.is_staff

@@ -5,26 +5,18 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
+from ratings.admin_base import ReadOnlyAdmin
 from ratings.models import RecalculationJob
 from ratings.services.background import jobs_resume
 
 
 @admin.register(RecalculationJob)
-class RecalculationJobAdmin(admin.ModelAdmin):
+class RecalculationJobAdmin(ReadOnlyAdmin):
     list_display = ["pk", "since", "status", "done", "total", "attempts", "created_at", "finished_at"]
     list_filter = ["status"]
     date_hierarchy = "created_at"
     readonly_fields = [f.name for f in RecalculationJob._meta.fields]
     actions = ["resume"]
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
     @admin.action(description=_("Unfertige Neuberechnungen erneut einreihen"), permissions=["view"])
     def resume(self, request, queryset):
