@@ -73,11 +73,6 @@ def unrounded_expected_sum(rating: int, opponents: Iterable[int]) -> int:
     return rhu_div(total * _SCALE, 1 << _EXACT_BITS)
 
 
-def rounded_sum(rating: int, opponents: Sequence[int]) -> int:
-    """f(R) of the search (spec §7.1) in thousandths: the same sum as ``expected_sum``."""
-    return sum(expected_score(rating - o) for o in opponents)
-
-
 def unrounded_sum(rating: int, opponents: Sequence[int]) -> float:
     """1000 * the sum of the unrounded P, in float: the tie-break sum of the search (spec §7.1).
 

@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 
 from .editions import COMMON
-from .expectation import expected_score, rating_difference_for, rounded_sum, unrounded_sum, win_probability
+from .expectation import expected_score, expected_sum, rating_difference_for, unrounded_sum, win_probability
 
 # p(D) (thousandths) and the unrounded P(D) for D = -_H.._H, read at index D + _H.
 _H = 10_600
@@ -351,7 +351,7 @@ def solve_general(opponents: list[int], w: int) -> int:
     hi = max(opponents) + _MARGIN
 
     def f(r: int) -> int:
-        return rounded_sum(r, opponents)
+        return expected_sum(r, opponents)
 
     r_star = _first_at_least(f, w, lo, hi)
     f_below, f_at = f(r_star - 1), f(r_star)

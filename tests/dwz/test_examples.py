@@ -12,7 +12,7 @@ import pytest
 from ratings.dwz import evaluate
 from ratings.dwz.contract import parse_tournament, result_to_json
 from ratings.dwz.editions import CLASSIC, COMMON, WO2026
-from ratings.dwz.expectation import rounded_sum, unrounded_sum
+from ratings.dwz.expectation import expected_sum, unrounded_sum
 from ratings.dwz.first_rating import IterationPlayer, iterate, map_first_rating, start_value
 from ratings.dwz.search import solve
 
@@ -48,9 +48,9 @@ def test_e1_values():
 def test_e2_intermediate():
     """We 2.776, E 27 capped by index 3 to 15, level 1808, f(1885) = 2.993, f(1886) = 3.000 -> 1886."""
     opponents = [1700, 1780, 1900, 2010, 1650]
-    assert rounded_sum(1850, opponents) == 2776
-    assert rounded_sum(1885, opponents) == 2993
-    assert rounded_sum(1886, opponents) == 3000
+    assert expected_sum(1850, opponents) == 2776
+    assert expected_sum(1885, opponents) == 2993
+    assert expected_sum(1886, opponents) == 3000
     assert solve(opponents, 3000) == 1886
     a = _players("E2")["A"]
     assert (a.expected, a.coefficient, a.dwz_new, a.index_new, a.level, a.performance) == (
@@ -72,7 +72,7 @@ def test_e3_braking_surcharge_cap_150():
         291,
         662,
     )
-    assert rounded_sum(291, [620, 700, 580, 760, 650]) == 500
+    assert expected_sum(291, [620, 700, 580, 760, 650]) == 500
 
 
 def test_e6_takeover():
@@ -87,21 +87,21 @@ def test_e6_takeover():
     )
     assert f.fide_takeover
     opponents = [1880, 2050, 1920, 1760, 2105, 1990, 1840]
-    assert rounded_sum(2107, opponents) == 4995 and rounded_sum(2108, opponents) == 5003
+    assert expected_sum(2107, opponents) == 4995 and expected_sum(2108, opponents) == 5003
     assert (f.performance, f.level) == (2108, 1935)
 
 
 def test_e7_fictitious_draw():
     """Add a draw against the level 1664 and solve 5.5 of 6: f(2064) = 5.499 is closest."""
     opponents = [1620, 1710, 1555, 1690, 1745, 1664]
-    assert [rounded_sum(r, opponents) for r in (2063, 2064, 2065)] == [5496, 5499, 5502]
+    assert [expected_sum(r, opponents) for r in (2063, 2064, 2065)] == [5496, 5499, 5502]
     assert _players("E7")["A"].performance == 2064
 
 
 def test_e8_ausnahmespieler_tie_rule():
     """f(1905) = 4.499 and f(1906) = 4.501 tie; the unrounded sums 4.49841 / 4.50146 pick 1906."""
     opponents = [1610, 1540, 1495, 1580, 1455]
-    assert rounded_sum(1905, opponents) == 4499 and rounded_sum(1906, opponents) == 4501
+    assert expected_sum(1905, opponents) == 4499 and expected_sum(1906, opponents) == 4501
     assert unrounded_sum(1905, opponents) == pytest.approx(4498.41, abs=0.01)
     assert unrounded_sum(1906, opponents) == pytest.approx(4501.46, abs=0.01)
     assert solve(opponents, 4500) == 1906
@@ -194,8 +194,8 @@ def test_e9_start_values_and_rounds():
         values, _ = iterate(players, {1: 1583, 2: 1515}, dataclasses.replace(COMMON, iteration_cap=cap))
         rounds.append((values[1], values[2]))
     assert rounds == [(1573, 1512), (1573, 1510), (1572, 1510), (1572, 1509), (1572, 1509)]
-    assert rounded_sum(1509, [1720, 1610, 1540, 1480, 1572]) == 1998
-    assert rounded_sum(1510, [1720, 1610, 1540, 1480, 1572]) == 2004
+    assert expected_sum(1509, [1720, 1610, 1540, 1480, 1572]) == 1998
+    assert expected_sum(1510, [1720, 1610, 1540, 1480, 1572]) == 2004
 
 
 def test_e9_expired_restpartie_and_statuses():
@@ -207,7 +207,7 @@ def test_e9_expired_restpartie_and_statuses():
 def test_e10_first_rating_below_800():
     """Start 863 + D(0.2) = 625; rounds 619, 619; 700 + 619/8 = 777.375 -> 777."""
     assert start_value([905, 830, 880, 760, 940], 1000) == 625
-    assert rounded_sum(619, [905, 830, 880, 760, 940]) == 999
+    assert expected_sum(619, [905, 830, 880, 760, 940]) == 999
     assert map_first_rating(619, CLASSIC) == 777
     p = _players("E10")
     assert (p["U"].performance, p["U"].dwz_new) == (619, 777)
@@ -256,7 +256,7 @@ def test_e12_wo2026_first_ratings():
     # Spec §16: We = rhu(sum of the unrounded P, 3) = 2.162 (per game 2.160), so R3 gets
     # 1180 + 73.3 * 0.838 = 1241.43 -> 1241, not 1242.
     assert (p["R3"].expected, p["R3"].coefficient, p["R3"].dwz_new) == (2162, Decimal("73.3"), 1241)
-    assert rounded_sum(1180, [1400, 1250, 1320, 1150, 1466, 1157]) == 2160
+    assert expected_sum(1180, [1400, 1250, 1320, 1150, 1466, 1157]) == 2160
     assert (p["R5"].coefficient, p["R5"].dwz_new) == (Decimal("26.0"), 1139)
 
 

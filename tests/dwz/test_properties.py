@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ratings.dwz import GameInput, PlayerInput, TournamentInput, evaluate
 from ratings.dwz.development import AgeClass, classic_e, classic_rating, wo2026_k, wo2026_rating
 from ratings.dwz.editions import CLASSIC, WO2026
-from ratings.dwz.expectation import rounded_sum
+from ratings.dwz.expectation import expected_score, expected_sum
 from ratings.dwz.performance import performance
 from ratings.dwz.search import solve
 
@@ -148,9 +148,9 @@ def test_solve_minimises_the_distance(opponents, data):
     n = len(opponents)
     w = data.draw(st.integers(min_value=1, max_value=2 * n - 1)) * 500
     r = solve(opponents, w)
-    best = abs(rounded_sum(r, opponents) - w)
+    best = abs(expected_sum(r, opponents) - w)
     for x in range(min(opponents) - 1500, max(opponents) + 1501, 7):
-        assert abs(rounded_sum(x, opponents) - w) >= best
+        assert abs(expected_sum(x, opponents) - w) >= best
 
 
 @settings(max_examples=100, deadline=None)
@@ -190,3 +190,8 @@ def test_near_tie_of_the_unrounded_sums_does_not_depend_on_game_order():
         result = evaluate(TournamentInput(datetime.date(2017, 1, 1), players, tuple(games)))
         performances.add(next(p.performance for p in result.players if p.id == "P0"))
     assert performances == {1219}
+
+
+@given(st.integers(0, 3000), st.lists(st.integers(0, 3000), max_size=12))
+def test_expected_sum_is_the_sum_of_the_per_game_expected_scores(rating, opponents):
+    assert expected_sum(rating, opponents) == sum(expected_score(rating - o) for o in opponents)
