@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from django.db.models import F, Prefetch
 
+from ratings.dwz import sets_rating
 from ratings.enums import AdjustmentKind, EvaluationStatus
 from ratings.models import Evaluation, Membership, Player, RatingAdjustment
+
+# Rows of the Karteikarte per page: a player of 948 evaluations got 603 kB at once (and the server's time
+# went into 948 model instances and their rows); the latest page comes first, the rest a link away.
+CARD_PAGE_ROWS = 100
 
 
 @dataclass
@@ -57,18 +62,26 @@ def player(*, key: str) -> Player | None:
     )
 
 
-def history(*, player: Player) -> list[HistoryRow]:
-    """Evaluations and adjustments in replay order (adjustments of a day before that day's tournaments)."""
+def _card_evaluations(player: Player):
     # A tournament he played as a non-member gives him nothing and is not on his card (WO 3.4.3).
-    evaluations = list(
-        Evaluation.objects.filter(player=player)
-        .exclude(status=EvaluationStatus.NON_MEMBER)
-        .select_related("tournament")
-        .in_evaluation_order()
-    )
-    adjustments = list(
+    return Evaluation.objects.filter(player=player).exclude(status=EvaluationStatus.NON_MEMBER)
+
+
+def _adjustments(player: Player) -> list[RatingAdjustment]:
+    return list(
         RatingAdjustment.objects.filter(player=player).order_by(F("date").asc(nulls_first=True), "pk")
     )
+
+
+def history(*, player: Player) -> list[HistoryRow]:
+    """Evaluations and adjustments in replay order (adjustments of a day before that day's tournaments)."""
+    evaluations = list(_card_evaluations(player).select_related("tournament").in_evaluation_order())
+    return _merged(evaluations, _adjustments(player))
+
+
+def _merged(evaluations: Sequence, adjustments: Sequence[RatingAdjustment]) -> list[HistoryRow]:
+    """The rows of ``evaluations`` (in evaluation order; anything with ``end_date``, ``status``, ``n`` and
+    ``dwz_new``) and ``adjustments``, merged and numbered."""
     events: list[tuple[tuple, HistoryRow]] = []
     for adj in adjustments:
         date_key = adj.date or datetime.date.min
@@ -80,32 +93,99 @@ def history(*, player: Player) -> list[HistoryRow]:
     number = 0
     last: int | None = None
     for row in rows:
-        if row.evaluation is not None and row.evaluation.changes_rating:
+        changes = row.evaluation is not None and sets_rating(row.evaluation.status, row.evaluation.n)
+        if changes:
             number += 1
             row.number = number
         if row.evaluation is None:
             row.before = last
-        if row.dwz_after is not None and (row.evaluation is None or row.evaluation.changes_rating):
+        if row.dwz_after is not None and (row.evaluation is None or changes):
             last = row.dwz_after
     return rows
 
 
-def chart_points(*, rows: Iterable[HistoryRow]) -> list[dict]:
-    """Data for the history chart: one point per DWZ-setting row (stored values only)."""
-    points = []
-    for row in rows:
-        if row.dwz_after is None:
-            continue
-        if row.evaluation is not None and not row.evaluation.changes_rating:
-            continue
-        points.append(
-            {
-                "date": row.date.isoformat() if row.date else None,
-                "dwz": row.dwz_after,
-                "performance": row.evaluation.performance if row.evaluation else None,
-                "label": row.evaluation.tournament.name
-                if row.evaluation
-                else str(row.adjustment.get_kind_display()),
-            }
-        )
-    return points
+@dataclass(frozen=True)
+class _Summary:
+    """What numbering and the chart need of an evaluation (a tuple, not a model instance, for each of a
+    long history's rows; the page's own rows are read whole)."""
+
+    pk: int
+    end_date: datetime.date
+    status: str
+    n: int
+    dwz_new: int | None
+    performance: int | None
+    name: str
+
+
+@dataclass
+class CardPage:
+    """One page of a Karteikarte: its rows (oldest first, as on the card), the chart of the whole history,
+    and where the other pages are (page 1 holds the latest rows)."""
+
+    rows: list[HistoryRow]
+    chart: list[dict]
+    number: int
+    total: int  # rows of the whole history
+    first: int  # position of the page's first row in the history, from 1
+    pages: list[tuple[int, int | None, int | None]] = field(default_factory=list)  # (page, first year, last)
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.rows) - 1
+
+    @property
+    def older(self) -> int | None:
+        return self.number + 1 if self.number < len(self.pages) else None
+
+    @property
+    def newer(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+
+def card_page(*, player: Player, page: int = 1, per_page: int | None = None) -> CardPage:
+    """Page ``page`` of the player's history (1: the latest ``per_page`` rows; a page past the oldest is the
+    oldest), numbered and charted over the whole history (three queries: the history's summaries, the
+    adjustments, the page's evaluations)."""
+    per_page = per_page or CARD_PAGE_ROWS
+    summaries = [
+        _Summary(*values)
+        for values in _card_evaluations(player)
+        .in_evaluation_order()
+        .values_list("pk", "end_date", "status", "n", "dwz_new", "performance", "tournament__name")
+    ]
+    rows = _merged(summaries, _adjustments(player))
+    chart = [
+        {
+            "date": row.date.isoformat() if row.date else None,
+            "dwz": row.dwz_after,
+            "performance": row.evaluation.performance if row.evaluation else None,
+            "label": row.evaluation.name if row.evaluation else str(row.adjustment.get_kind_display()),
+        }
+        for row in rows
+        if _charted(row)
+    ]
+    count = max(1, -(-len(rows) // per_page))
+    number = min(max(page, 1), count)
+    # Page 1 ends with the latest row; the oldest page may be shorter.
+    stop = len(rows) - (number - 1) * per_page
+    start = max(stop - per_page, 0)
+    shown = rows[start:stop]
+    full = Evaluation.objects.select_related("tournament").in_bulk(
+        [row.evaluation.pk for row in shown if row.evaluation is not None]
+    )
+    for row in shown:
+        if row.evaluation is not None:
+            row.evaluation = full[row.evaluation.pk]
+    pages = []
+    for n in range(1, count + 1):
+        end = len(rows) - (n - 1) * per_page
+        years = [row.date.year for row in rows[max(end - per_page, 0) : end] if row.date is not None]
+        pages.append((n, min(years, default=None), max(years, default=None)))
+    return CardPage(rows=shown, chart=chart, number=number, total=len(rows), first=start + 1, pages=pages)
+
+
+def _charted(row: HistoryRow) -> bool:
+    if row.dwz_after is None:
+        return False
+    return row.evaluation is None or sets_rating(row.evaluation.status, row.evaluation.n)

@@ -18,17 +18,23 @@ LAZY_GAMES_FROM = 60
 
 
 def player_detail(request: HttpRequest, key: str) -> HttpResponse:
-    """Karteikarte: head, history (evaluations and adjustments), chart."""
+    """Karteikarte: head, history (evaluations and adjustments; a long one by pages, the latest first),
+    chart of the whole history."""
     player = players.player(key=key)
     if player is None:
         raise Http404(_("Diesen Spieler gibt es nicht."))
-    rows = players.history(player=player)
+    try:
+        page = int(request.GET.get("page", 1))
+    except ValueError:
+        page = 1
+    card = players.card_page(player=player, page=page)
     context = {
         "player": player,
         "memberships": [m for m in player.memberships.all() if m.current],
         "past_memberships": [m for m in player.memberships.all() if not m.current],
-        "history": rows,
-        "chart_data": players.chart_points(rows=rows),
+        "history": card.rows,
+        "card": card,
+        "chart_data": card.chart,
     }
     return render(request, "ratings/public/player_detail.html", context)
 

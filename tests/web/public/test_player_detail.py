@@ -150,10 +150,46 @@ def test_unknown_player_is_a_friendly_404(client, db):
 @pytest.mark.parametrize("item_count", [1, 3])
 def test_query_count(client, populate, django_assert_num_queries, item_count):
     central = populate(item_count)["central"]
-    # player, memberships (+club, organisation), evaluations, adjustments, running recalculation
-    with django_assert_num_queries(5):
+    # player, memberships (+club, organisation), the history's evaluations (summaries), adjustments, the
+    # page's evaluations, running recalculation
+    with django_assert_num_queries(6):
         response = client.get(url(central))
     assert len(response.context["history"]) == item_count + 2  # start value, club tournament, blitz
+
+
+def test_long_history_by_pages_latest_first(client, populate, monkeypatch, django_assert_num_queries):
+    """A long card shows its latest rows first, numbered over the whole history, with links to the older
+    pages; the chart keeps every point."""
+    monkeypatch.setattr("ratings.selectors.players.CARD_PAGE_ROWS", 2)
+    central = populate(3)["central"]  # start value (adjustment), club tournament, Blitz 0–2
+    with django_assert_num_queries(6):
+        response = client.get(url(central))
+    rows = response.context["history"]
+    assert [(r.number, r.evaluation.tournament.name) for r in rows] == [(3, "Blitz 1"), (4, "Blitz 2")]
+    assert len(response.context["chart_data"]) == 5
+    html = response.content.decode()
+    assert [row[2][:2] for row in card_rows(html)] == [["Blitz", "1"], ["Blitz", "2"]]
+    nav = html[html.index('id="card-pages"') : html.index("</nav>", html.index('id="card-pages"'))]
+    assert "Einträge 4–5 von 5" in nav
+    assert nav.count('class="page-link"') == 3 and 'href="?page=3#history-table"' in nav
+    assert 'aria-current="page">2024<' in nav
+
+    second = client.get(url(central), {"page": 2}).context["history"]
+    assert [(r.number, r.evaluation.tournament.name) for r in second] == [
+        (1, "Vereinsturnier"),
+        (2, "Blitz 0"),
+    ]
+    oldest = client.get(url(central), {"page": 3})
+    assert [r.kind for r in oldest.context["history"]] == ["adjustment"]
+    assert "Einträge 1–1 von 5" in oldest.content.decode()
+    # Past the oldest page: the oldest; not a number: the latest.
+    assert [r.kind for r in client.get(url(central), {"page": 99}).context["history"]] == ["adjustment"]
+    assert client.get(url(central), {"page": "x"}).context["history"][-1].number == 4
+
+
+def test_short_history_has_no_page_links(client, e2):
+    html = client.get(url(e2["player"])).content.decode()
+    assert 'id="card-pages"' not in html
 
 
 def test_english_dates_and_labels(client, e2):
