@@ -15,7 +15,7 @@ from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, 
 from ratings.folding import search_key
 from ratings.models import Club, Membership, Player, Tournament
 from ratings.models.search_keys import search_key_expression
-from ratings.selectors.lists import rating_list
+from ratings.selectors.lists import list_rows, primary_clubs
 
 QUERY_MAX_LENGTH = 100
 ZPS_MEMBER_RE = re.compile(r"^([0-9A-Za-z]{5})-(\S{1,10})$")  # "C0501-1014": club and member number
@@ -67,19 +67,24 @@ def filter_players(queryset: QuerySet[Player], *, query: str) -> QuerySet[Player
 
 def players(*, query: str, limit: int, exclude: Iterable[int] = ()) -> list[Player]:
     """Up to ``limit`` players matching ``query``, by name, with the rating list's annotations (club,
-    member number); players in ``exclude`` left out."""
+    member number); players in ``exclude`` left out (two queries)."""
     query = query.strip()[:QUERY_MAX_LENGTH]
     if not query:
         return []
-    queryset = filter_players(rating_list(), query=query)
+    queryset = filter_players(list_rows(), query=query)
     exclude = list(exclude)
     if exclude:
         queryset = queryset.exclude(pk__in=exclude)
-    return list(
+    found = list(
         queryset.annotate(relevance=_relevance(query)).order_by("relevance", "surname", "first_name", "pk")[
             :limit
         ]
     )
+    # The clubs of the players found in one query: as correlated subqueries, each row joined every club.
+    clubs = primary_clubs(player_ids=[p.pk for p in found])
+    for p in found:
+        p.club_name, p.club_zps, p.member_number = clubs.get(p.pk, (None, None, None))
+    return found
 
 
 def _relevance(query: str):
@@ -133,7 +138,7 @@ class SearchResults:
 
 
 def everything(*, query: str, limit: int = 25) -> SearchResults:
-    """The search page: players by name or number, clubs by name or ZPS, tournaments by name or code (three
+    """The search page: players by name or number, clubs by name or ZPS, tournaments by name or code (four
     queries)."""
     query = (query or "").strip()[:QUERY_MAX_LENGTH]
     results = SearchResults(query=query)

@@ -82,9 +82,12 @@ def test_search_page_without_hits_and_garbage(client, people):
 @pytest.mark.parametrize("item_count", [1, 3])
 def test_query_count(client, populate, django_assert_num_queries, item_count):
     populate(item_count)
-    with django_assert_num_queries(3):  # players, clubs, tournaments
+    with django_assert_num_queries(4):  # players, the players' clubs, clubs, tournaments
         response = client.get("/suche/", {"q": "m"})
-    assert len(response.context["results"].players) >= item_count
+    players_found = response.context["results"].players
+    assert len(players_found) >= item_count
+    member = next(p for p in players_found if p.surname.startswith("Mitglied"))
+    assert (member.club_name, member.club_zps) == ("SF Stuttgart", "C0501")
 
 
 def test_one_player_search_for_pages_and_autocomplete(people):
