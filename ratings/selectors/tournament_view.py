@@ -165,7 +165,9 @@ def _both_first(mine: Evaluation | None, theirs: Evaluation | None) -> bool:
     return mine is not None and theirs is not None and _entered_first(mine) and _entered_first(theirs)
 
 
-def _add_game(game: GameRow, by_player: dict[int, EntryRow], counted_players: set[int], pairs) -> None:
+def _add_game(
+    game: GameRow, by_player: dict[int, EntryRow], counted_players: set[int], pairs, games_shown: bool
+) -> None:
     white = by_player.get(game.white_id)
     if white is None:
         return
@@ -191,20 +193,25 @@ def _add_game(game: GameRow, by_player: dict[int, EntryRow], counted_players: se
             # Spec §6.5/§6.9: between two first ratings the engine used the opponent's iteration value
             # (stored as his performance), not his first rating.
             opp_rating = opp.evaluation.performance
-        own_rating = own_rating_for_expectation(me.evaluation) if counted else None
+        own_rating = own_rating_for_expectation(me.evaluation) if counted and games_shown else None
         expected = None
-        if counted and opp_rating is not None and own_rating is not None:
+        if own_rating is not None and opp_rating is not None:
             expected = Decimal(expected_score(own_rating - opp_rating)) / 1000
         me.lines.append(ScoreLine(game.round, opp.entry, opp_rating, colour, text, pts, expected, counted))
         me.points += pts
         if game.result in _PLAYED:
             me.games += 1
-        me.cells.setdefault(opp.number, []).append(text)
+        if games_shown:
+            me.cells.setdefault(opp.number, []).append(text)
 
 
-def _fill_progress(rows: list[EntryRow], by_player: dict[int, EntryRow], rounds: list[int]) -> None:
+def _fill_progress(
+    rows: list[EntryRow], by_player: dict[int, EntryRow], rounds: list[int], games_shown: bool
+) -> None:
     for row in rows:
         row.lines.sort(key=lambda line: line.round)
+        if not games_shown:
+            continue
         by_round = {line.round: line for line in row.lines}
         total = Decimal(0)
         for rnd in rounds:
@@ -225,9 +232,12 @@ def build(
     evaluations: dict[int, Evaluation],
     clubs: dict[int, Club],
     games: Sequence[GameRow],
+    games_shown: bool = True,
 ) -> TournamentView:
     """The page from the loaded rows: ``entries`` in start-list order, ``evaluations`` and ``clubs`` by
-    player id, ``games`` by round and board."""
+    player id, ``games`` by round and board. Without ``games_shown`` the rows have their scoresheet lines
+    (points, opponents, colours: enough for the placing) but no per-game expectations, crosstable cells or
+    progress cells (a large tournament's page leaves those to a request of their own)."""
     rows = [
         EntryRow(entry=e, number=i, evaluation=evaluations.get(e.player_id), club=clubs.get(e.player_id))
         for i, e in enumerate(entries, start=1)
@@ -237,9 +247,9 @@ def build(
     counted_players = {pid for pid, ev in evaluations.items() if ev.entry_rating is not None}
     pairs: dict[frozenset, int] = defaultdict(int)
     for game in games:
-        _add_game(game, by_player, counted_players, pairs)
+        _add_game(game, by_player, counted_players, pairs, games_shown)
     rounds = sorted({g.round for g in games})
-    _fill_progress(rows, by_player, rounds)
+    _fill_progress(rows, by_player, rounds, games_shown)
     n = len(rows)
     return TournamentView(
         tournament=tournament,

@@ -44,8 +44,10 @@ def tournament(*, pk: int) -> Tournament | None:
     )
 
 
-def tournament_view(*, tournament: Tournament) -> TournamentView:
-    """Entries with evaluations, primary clubs and games, arranged for the page (four queries)."""
+def tournament_view(*, tournament: Tournament, games_up_to: int | None = None) -> TournamentView:
+    """Entries with evaluations, primary clubs and games, arranged for the page (four queries); above
+    ``games_up_to`` players, without crosstable, progress or per-game expectations (a page that leaves
+    the games to a request of their own: ``tournament_view.build``)."""
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament)
         .select_related("player")
@@ -66,4 +68,11 @@ def tournament_view(*, tournament: Tournament) -> TournamentView:
         .order_by("round", F("board").asc(nulls_last=True), "pk")
         .values_list("round", "white_id", "black_id", "result", named=True)
     )
-    return build(tournament=tournament, entries=entries, evaluations=evaluations, clubs=clubs, games=games)
+    return build(
+        tournament=tournament,
+        entries=entries,
+        evaluations=evaluations,
+        clubs=clubs,
+        games=games,
+        games_shown=games_up_to is None or len(entries) <= games_up_to,
+    )

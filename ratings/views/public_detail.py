@@ -44,7 +44,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournaments.tournament(pk=pk)
     if tournament is None:
         raise Http404(_("Dieses Turnier gibt es nicht."))
-    view = tournaments.tournament_view(tournament=tournament)
+    view = tournaments.tournament_view(tournament=tournament, games_up_to=LAZY_GAMES_FROM)
     edition = next((r.evaluation.get_edition_display() for r in view.rows if r.evaluation), None)
     context = {"tournament": tournament, "view": view, "edition": edition}
     context.update(standings_context(tournament, view))
