@@ -787,23 +787,63 @@ def run_child(args: argparse.Namespace, phase: str) -> dict:
     return line
 
 
-def database_cpu_seconds(since: float | None = None) -> float | None:
-    """CPU seconds of this process's PostgreSQL backend (minus ``since``), read from ``/proc`` when the
-    server runs on this machine: on a shared machine the wall time of a query says little, its CPU time
-    does. Parallel workers, autovacuum and the WAL writer are not included. None on SQLite or elsewhere."""
-    from django.db import connection
+APP_NAME = f"dwz-bench-{os.getpid()}"  # every connection of a phase's process (libpq's PGAPPNAME)
 
-    if connection.vendor != "postgresql":
+
+class ServerCpu:
+    """CPU seconds of every PostgreSQL backend of this process, read from ``/proc`` (the server runs on this
+    machine): on a shared machine the wall time of a query says little, its CPU time does. A full
+    recalculation reads the next window on a second connection, so the backends are found by their
+    application name and sampled every 0.2 s by a thread on its own connection; a backend's work after its
+    last sample (under 0.2 s) is missed. Parallel workers, autovacuum and the WAL writer are not included.
+    """
+
+    def __init__(self, url: str) -> None:
+        import threading
+
+        import psycopg
+
+        self.sampler = psycopg.connect(url, autocommit=True, application_name=f"{APP_NAME}-sampler")
+        self.baseline: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.lock = threading.Lock()
+        self.sample(first=True)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        while not self.stop.wait(0.2):
+            self.sample()
+
+    def sample(self, first: bool = False) -> None:
+        pids = [pid for (pid,) in self.sampler.execute(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", [APP_NAME])]  # fmt: skip
+        with self.lock:
+            for pid in pids:
+                try:
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+                if pid not in self.baseline:
+                    self.baseline[pid] = seconds if first else 0.0  # a new backend: all its work is ours
+                self.last[pid] = seconds
+
+    def total(self) -> float:
+        self.sample()
+        with self.lock:
+            return sum(self.last[pid] - self.baseline[pid] for pid in self.last)
+
+
+METER: ServerCpu | None = None
+
+
+def database_cpu_seconds(since: float | None = None) -> float | None:
+    """CPU seconds of this process's PostgreSQL backends (``ServerCpu``) minus ``since``; None on SQLite."""
+    if METER is None:
         return None
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        pid = cursor.fetchone()[0]
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-    return round(seconds - (since or 0), 2)
+    return round(METER.total() - (since or 0), 2)
 
 
 def load_average() -> float:
@@ -834,7 +874,14 @@ def main() -> None:
     args = parser.parse_args()
 
     if args.phase:
+        global METER
+        os.environ["PGAPPNAME"] = APP_NAME
         setup_django(args.database_url)
+        if args.database_url.startswith("postgres"):
+            from django.db import connection
+
+            connection.ensure_connection()
+            METER = ServerCpu(args.database_url)
         server = database_cpu_seconds()
         result = PHASE_FUNCTIONS[args.phase]()
         if server is not None and "db_cpu_seconds" not in result:

@@ -8,9 +8,16 @@ validate before. Everything else uses the ORM.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import queue
+import re
+import threading
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from typing import TypeVar
 
-from django.db import connection, models
+from django.db import connection, connections, models, transaction
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence]) -> int:
@@ -121,3 +128,162 @@ def select_rows(queryset: models.QuerySet) -> Iterator[tuple]:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(10_000):
             yield from rows
+
+
+def delete_sql(model: type[models.Model], field: str) -> str:
+    """``DELETE`` of ``model``'s rows whose ``field`` is in a list given as one array parameter."""
+    opts = model._meta
+    quote = connection.ops.quote_name
+    return f"DELETE FROM {quote(opts.db_table)} WHERE {quote(_column(opts, field))} = ANY(%s)"  # noqa: S608 - names from the model
+
+
+def copy_sql(model: type[models.Model], fields: Sequence[str]) -> str:
+    """PostgreSQL ``COPY … FROM STDIN`` into ``model``'s ``fields`` (rows in ``fields`` order)."""
+    opts = model._meta
+    quote = connection.ops.quote_name
+    return f"COPY {quote(opts.db_table)} ({', '.join(quote(_column(opts, f)) for f in fields)}) FROM STDIN"
+
+
+class WriteBehind:
+    """PostgreSQL: deletes and ``COPY``s of the caller's transaction run in a thread, one job at a time, on
+    the caller's own connection, while the caller computes the next job's rows (psycopg releases the GIL
+    while the server inserts, maintains the indexes and checks the foreign keys).
+
+    While a job runs the caller must not use its connection: ``wait()`` first (``replace`` does). The
+    foreign keys are checked when each ``COPY`` ends (``SET CONSTRAINTS ALL IMMEDIATE``: Django creates
+    them ``DEFERRABLE INITIALLY DEFERRED``, so the checks would otherwise all run at ``COMMIT``, after the
+    work they could overlap); ``close()`` defers them again. Use as a context manager.
+    """
+
+    def __init__(self) -> None:
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        assert connection.vendor == "postgresql" and connection.in_atomic_block
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        self._wrapper = connections[connection.alias]  # this thread's Django connection, not the proxy
+        self._raw = connection.connection  # its psycopg connection: the caller's transaction
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="write-behind")
+        self._pending: Future | None = None
+
+    def replace(self, deletes: Sequence[tuple[str, list[int]]], copies: Sequence[tuple[str, list]]) -> None:
+        """After the previous job: ``deletes`` (``delete_sql``, ids), then ``copies`` (``copy_sql``, rows)."""
+        self.wait()
+        self._pending = self._executor.submit(self._run, deletes, copies)
+
+    def _run(self, deletes: Sequence[tuple[str, list[int]]], copies: Sequence[tuple[str, list]]) -> None:
+        with self._wrapper.wrap_database_errors, self._raw.cursor() as cursor:  # Django's exception classes
+            for sql, ids in deletes:
+                if ids:
+                    cursor.execute(sql, [ids])
+            for sql, rows in copies:
+                if rows:
+                    with cursor.copy(sql) as copy:
+                        for row in rows:
+                            copy.write_row(row)
+
+    def wait(self) -> None:
+        """Wait for the running job; its error is raised here."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.result()
+
+    def close(self) -> None:
+        try:
+            self.wait()
+        finally:
+            self._executor.shutdown(wait=True)
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+
+    def __enter__(self) -> WriteBehind:
+        return self
+
+    def __exit__(self, error_type: type[BaseException] | None, *rest: object) -> None:
+        if error_type is None:
+            self.close()
+            return
+        try:  # the caller's error is raised; the transaction rolls back
+            self.wait()
+        except Exception:  # noqa: S110 - the job's error is secondary to the caller's
+            pass
+        finally:
+            self._executor.shutdown(wait=True)
+
+
+def shared_snapshot() -> str | None:
+    """PostgreSQL: export the current transaction's snapshot for a second connection (``read_ahead``).
+
+    Another transaction never sees this one's uncommitted writes: share it only while this transaction has
+    written nothing the reader reads (the caller knows: it opened the transaction and took the rating lock
+    only). None on SQLite or outside a transaction: then the caller reads on its own connection.
+    """
+    if connection.vendor != "postgresql" or not connection.in_atomic_block:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_export_snapshot()")
+        (snapshot,) = cursor.fetchone()
+    return snapshot
+
+
+def read_ahead(
+    items: Sequence[T],
+    load: Callable[[T], R],
+    *,
+    snapshot: str | None,
+    prepare: Callable[[], None] | None = None,
+) -> Generator[tuple[T, R], None, None]:
+    """``(item, load(item))`` for each item in order; with a ``snapshot`` (``shared_snapshot``) the next
+    item is loaded on a second connection in a thread while the caller works on the current one.
+
+    The thread's transaction is REPEATABLE READ READ ONLY on the exported snapshot, so it reads exactly the
+    data the caller's transaction saw when exporting it (the caller must not write what ``load`` reads
+    before reading it). psycopg releases the GIL while it waits for the server: the server's work on the
+    next item overlaps the caller's Python. ``prepare`` runs first in the thread's transaction (settings).
+    Close the iterator (``contextlib.closing``) to stop the thread early.
+    """
+    if snapshot is None:
+        for item in items:
+            yield item, load(item)
+        return
+    if not re.fullmatch(r"[0-9A-F]+(-[0-9A-F]+)+", snapshot):
+        raise ValueError(f"not a snapshot id: {snapshot!r}")
+    loaded: queue.Queue[tuple[T | None, R | None, BaseException | None]] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def put(entry: tuple[T | None, R | None, BaseException | None]) -> bool:
+        while not stop.is_set():
+            try:
+                loaded.put(entry, timeout=0.1)
+                return True
+            except queue.Full:
+                pass
+        return False
+
+    def work() -> None:  # its own connection: Django's connections are per thread
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    cursor.execute(f"SET TRANSACTION SNAPSHOT '{snapshot}'")
+                if prepare is not None:
+                    prepare()
+                for item in items:
+                    if stop.is_set() or not put((item, load(item), None)):
+                        return
+        except BaseException as error:
+            put((None, None, error))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=work, name="read-ahead", daemon=True)
+    thread.start()
+    try:
+        for _ in items:
+            done, value, error = loaded.get()
+            if error is not None:
+                raise error
+            yield done, value  # type: ignore[misc]  # both set when error is None
+    finally:
+        stop.set()
+        thread.join()

@@ -102,3 +102,84 @@ def test_select_rows_reads_what_the_orm_reads():
     selected = list(bulk.select_rows(query))
     assert selected == list(query)
     assert [type(value) for value in selected[1]] == [type(value) for value in list(query)[1]]
+
+
+def _postgresql() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_snapshot_is_shared_inside_a_transaction_on_postgresql_only():
+    from django.db import transaction
+
+    assert bulk.shared_snapshot() is None  # outside a transaction: nothing to share
+    with transaction.atomic():
+        snapshot = bulk.shared_snapshot()
+    assert (snapshot is not None) == _postgresql()  # SQLite: always sequential
+
+
+@pytest.mark.django_db(transaction=True)
+def test_read_ahead_reads_on_the_exported_snapshot_in_order():
+    """The thread's connection sees the data as the exporting transaction saw it, not later commits."""
+    from django.db import connection, transaction
+
+    a = player(dwz=1500)
+    with transaction.atomic():
+        snapshot = bulk.shared_snapshot()
+        if _postgresql():
+            assert snapshot is not None
+            # A commit by another connection after the export: the reader must not see it.
+            other = connection.copy()
+            with other.cursor() as cursor:
+                cursor.execute("UPDATE ratings_player SET dwz = 1600 WHERE id = %s", [a.pk])
+            other.close()
+        seen = list(
+            bulk.read_ahead([1, 2, 3], lambda i: (i, Player.objects.get(pk=a.pk).dwz), snapshot=snapshot)
+        )
+    assert [item for item, _ in seen] == [1, 2, 3]
+    assert {dwz for _, (_, dwz) in seen} == {1500}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_read_ahead_raises_the_readers_error_in_the_caller_and_stops_the_thread():
+    import threading
+
+    from django.db import transaction
+
+    def load(i: int) -> int:
+        if i == 2:
+            raise ValueError("window 2")
+        return i
+
+    with transaction.atomic():
+        snapshot = bulk.shared_snapshot()
+        got = []
+        with pytest.raises(ValueError, match="window 2"):
+            for item, _ in bulk.read_ahead([1, 2, 3], load, snapshot=snapshot):
+                got.append(item)
+    assert got == [1]
+    assert not any(t.name == "read-ahead" for t in threading.enumerate())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_write_behind_deletes_and_copies_in_its_thread_and_raises_a_jobs_error():
+    from django.db import IntegrityError, transaction
+
+    if not _postgresql():
+        pytest.skip("writing in a thread on the caller's connection is PostgreSQL's")
+    a, b = player(dwz=1500, index=3), player()
+    tournament = TournamentFactory(end_date=D(2024, 2, 29))
+    copy = bulk.copy_sql(Evaluation, EVALUATION_COLUMNS)
+    delete = bulk.delete_sql(Evaluation, "tournament")
+    with transaction.atomic():
+        with bulk.WriteBehind() as behind:
+            behind.replace([], [(copy, _two_rows(tournament.pk, a.pk, b.pk))])
+            behind.replace([(delete, [tournament.pk])], [(copy, _two_rows(tournament.pk, a.pk, b.pk)[:1])])
+        assert list(Evaluation.objects.values_list("player_id", flat=True)) == [a.pk]
+        transaction.set_rollback(True)
+    # A duplicate row: the job fails, its error is raised in the caller's thread.
+    with pytest.raises(IntegrityError), transaction.atomic(), bulk.WriteBehind() as behind:
+        behind.replace([], [(copy, _two_rows(tournament.pk, a.pk, a.pk))])
+    assert not Evaluation.objects.exists()

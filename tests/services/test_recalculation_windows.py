@@ -4,11 +4,13 @@ however the history is cut, and a window never splits a day."""
 import datetime
 import itertools
 import random
+import threading
 
 import pytest
+from django.db import connection
 
 from ratings.models import Evaluation, Player, Restpartie, Tournament
-from ratings.services import ratings_verify, recalculate
+from ratings.services import bulk, ratings_verify, recalculate
 from ratings.services.recalculation import full
 from tests.builders import random_history, save_tournament, snapshot
 
@@ -59,3 +61,48 @@ def test_windows_cover_every_day_once_and_never_split_a_day(history):
     for day in days:
         assert sum(1 for first, until in bounds if first <= day and (until is None or day < until)) == 1
     assert full.windows(datetime.date.min, size=10**9) == [(datetime.date.min, None)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_history_is_read_ahead_on_postgresql_with_the_same_outcome(history, monkeypatch):
+    """With nothing written in its transaction yet, the full recalculation (and verify) read the next window
+    on a second connection (PostgreSQL); the rows are the same as read one after the other."""
+    snapshots: list[str | None] = []
+    read_ahead = bulk.read_ahead
+
+    def spy(items, load, *, snapshot, prepare=None):
+        snapshots.append(snapshot)
+        return read_ahead(items, load, snapshot=snapshot, prepare=prepare)
+
+    monkeypatch.setattr(bulk, "read_ahead", spy)
+    monkeypatch.setattr(full, "WINDOW", 9)
+    Restpartie.objects.all().delete()
+    Evaluation.objects.all().delete()
+    Player.objects.update(dwz=None, index=None, last_evaluated=None)
+    recalculate()
+    assert snapshot() == history
+    assert ratings_verify() == []
+    assert recalculate().rating_changes == {}
+    assert snapshot() == history
+    assert len(snapshots) == 3
+    assert all((s is not None) == (connection.vendor == "postgresql") for s in snapshots)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_read_ahead_rolls_the_recalculation_back(history, monkeypatch):
+    monkeypatch.setattr(full, "WINDOW", 9)
+    load_stored = full.load_stored
+    calls = itertools.count()
+
+    def failing(*args, **kwargs):
+        if next(calls) == 2:
+            raise RuntimeError("reader failed")
+        return load_stored(*args, **kwargs)
+
+    monkeypatch.setattr(full, "load_stored", failing)
+    Evaluation.objects.filter(tournament=Tournament.objects.order_by("end_date", "pk")[0]).update(level=1)
+    changed = snapshot()
+    with pytest.raises(RuntimeError, match="reader failed"):
+        recalculate()
+    assert snapshot() == changed
+    assert not any(t.name == "read-ahead" for t in threading.enumerate())

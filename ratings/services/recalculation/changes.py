@@ -317,8 +317,9 @@ def recalculate(
     The full one streams the history in date windows (``full``); a partial one starts from the stored
     states at ``since`` and holds what follows at once.
     """
+    outermost = not transaction.get_connection().in_atomic_block  # nothing written: windows read ahead
     with transaction.atomic():
         lock_ratings()
         if since is None:
-            return recalculate_full(evaluator=lambda t: evaluate(t), progress=progress)
+            return recalculate_full(evaluator=lambda t: evaluate(t), progress=progress, read_ahead=outermost)
         return recalculate_changes(Changes(since=day_start(since), everything=True), progress=progress)

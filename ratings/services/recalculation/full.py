@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import datetime
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable
+from contextlib import closing, nullcontext
 from typing import cast
 
 from django.db.models import Count
@@ -19,6 +20,7 @@ from ratings.services import bulk
 
 from .base import RecalculationReport, engine_id, without_cyclic_gc
 from .load import (
+    StoredTournament,
     load_adjustment_events,
     load_members,
     load_start_values,
@@ -66,10 +68,22 @@ def replay_in_windows(
     members: set[int],
     evaluator: Callable[[TournamentInput], TournamentResult],
     progress: Callable[[int, int], None] | None = None,
-) -> Iterator[tuple[Window, dict[int, TournamentEvent], dict[Hashable, TournamentResult]]]:
+    snapshot: str | None = None,
+) -> Generator[
+    tuple[Window, dict[int, TournamentEvent], dict[Hashable, TournamentResult], dict[int, StoredTournament]],
+    None,
+    None,
+]:
     """Replay every rated tournament and dated adjustment from scratch, one window at a time: yields each
-    window, its tournaments (by pk) and their results in evaluation order; ``states`` carry over (updated in
-    place). Tournament and adjustment events are keyed by pk: a full replay evaluates only tournaments."""
+    window, its tournaments (by pk), their results in evaluation order and the window's stored rows;
+    ``states`` carry over (updated in place). Tournament and adjustment events are keyed by pk: a full
+    replay evaluates only tournaments.
+
+    ``snapshot`` (``bulk.shared_snapshot``; PostgreSQL): the next window is read on a second connection
+    (``bulk.read_ahead``) while this one is replayed and written, and this connection reads nothing while
+    the caller iterates. The caller writes only the rows of the window it was given, never those of a later
+    one, so the reader sees what this connection would.
+    """
     since = datetime.date.min
     total = Tournament.objects.filter(rated=True).count()
     adjustments = load_adjustment_events(day_start(since), set())
@@ -81,17 +95,30 @@ def replay_in_windows(
             progress(done[0], total)
 
     birth_years = dict(Player.objects.order_by().values_list("pk", "birth_year"))
-    for first, until in windows(since):
-        t_events = load_tournament_events(first, set(), until=until, birth_years=birth_years)
-        in_window = [a for a in adjustments if a.order[0] >= first and (until is None or a.order[0] < until)]
-        outcome = replay(
-            [*t_events, *in_window],
-            states,
-            members=lambda pid: int(pid) in members,
-            evaluator=evaluator,
-            on_event=on_event,
-        )
-        yield (first, until), {tournament_key(ev): ev for ev in t_events}, outcome.evaluated
+
+    def load(window: Window) -> tuple[list[TournamentEvent], dict[int, StoredTournament]]:
+        first, until = window
+        events = load_tournament_events(first, set(), until=until, birth_years=birth_years)
+        return events, load_stored(since, window=window)
+
+    loaded = bulk.read_ahead(windows(since), load, snapshot=snapshot, prepare=_tune)
+    with closing(loaded):
+        for (first, until), (t_events, stored) in loaded:
+            in_window = [
+                a for a in adjustments if first <= a.order[0] and (until is None or a.order[0] < until)
+            ]
+            outcome = replay(
+                [*t_events, *in_window],
+                states,
+                members=lambda pid: int(pid) in members,
+                evaluator=evaluator,
+                on_event=on_event,
+            )
+            yield (first, until), {tournament_key(ev): ev for ev in t_events}, outcome.evaluated, stored
+
+
+def _tune() -> None:
+    bulk.tune_window_reads(work_mem_mb=WORK_MEM_MB)
 
 
 @without_cyclic_gc
@@ -99,12 +126,18 @@ def recalculate_full(
     *,
     evaluator: Callable[[TournamentInput], TournamentResult],
     progress: Callable[[int, int], None] | None = None,
+    read_ahead: bool = False,
 ) -> RecalculationReport:
     """Replay every event from scratch (window by window) and write what differs. The lock must be held.
 
     Every player starts from his start value; a window's stored rows are compared with its results and only
     the tournaments that differ are rewritten (a consistent database writes nothing). The players' last
     evaluations are known from the replay itself.
+
+    ``read_ahead`` (the caller's transaction has written nothing but the rating lock): on PostgreSQL the
+    next window is read on a second connection on this transaction's snapshot, and each window's rows are
+    written in a thread (``bulk.WriteBehind``) while the next is replayed. ``progress`` must then not use
+    the database.
     """
     started = time.perf_counter()
     bulk.tune_window_reads(work_mem_mb=WORK_MEM_MB)
@@ -114,29 +147,33 @@ def recalculate_full(
     states = {engine_id(pk): start_state(start_values.get(pk)) for pk in players}
     last: dict[int, datetime.date] = {}
     decimals = Decimals()
-    for window, events, evaluated in replay_in_windows(
-        states, members=load_members(), evaluator=evaluator, progress=progress
-    ):
-        stored = load_stored(datetime.date.min, window=window)
-        clear: list[int] = []
-        evaluations: list[tuple] = []
-        restpartien: list[tuple] = []
-        for key, result in evaluated.items():
-            event = events[key]  # type: ignore[index]  # tournament events are keyed by pk here
-            tid = tournament_key(event)
-            report.tournaments.append(tid)
-            report.evaluations += len(result.players)
-            for pr in result.players:
-                if gives_rating(pr):
-                    last[int(pr.id)] = event.end_date  # evaluation order: the last one wins
-            before = stored.get(tid)
-            if before is not None and before.same_as(result, event.order):
-                continue
-            clear.append(tid)
-            rows, rps = evaluation_rows(tid, event, result, decimals)
-            evaluations += rows
-            restpartien += rps
-        replace_rows(clear, evaluations, restpartien)
+    members = load_members()
+    snapshot = bulk.shared_snapshot() if read_ahead else None
+    replayed = replay_in_windows(
+        states, members=members, evaluator=evaluator, progress=progress, snapshot=snapshot
+    )
+    behind = bulk.WriteBehind() if snapshot is not None else None
+    with closing(replayed), behind or nullcontext():  # on an error: the reader stops, the writer finishes
+        for _window, events, evaluated, stored in replayed:
+            clear: list[int] = []
+            evaluations: list[tuple] = []
+            restpartien: list[tuple] = []
+            for key, result in evaluated.items():
+                event = events[key]  # type: ignore[index]  # tournament events are keyed by pk here
+                tid = tournament_key(event)
+                report.tournaments.append(tid)
+                report.evaluations += len(result.players)
+                for pr in result.players:
+                    if gives_rating(pr):
+                        last[int(pr.id)] = event.end_date  # evaluation order: the last one wins
+                before = stored.get(tid)
+                if before is not None and before.same_as(result, event.order):
+                    continue
+                clear.append(tid)
+                rows, rps = evaluation_rows(tid, event, result, decimals)
+                evaluations += rows
+                restpartien += rps
+            replace_rows(clear, evaluations, restpartien, behind=behind)
     # Rows of tournaments no longer rated; their players' rows are compared below like everyone's.
     Evaluation.objects.filter(tournament__rated=False).delete()
     Restpartie.objects.filter(tournament__rated=False).delete()

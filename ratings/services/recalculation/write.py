@@ -89,9 +89,27 @@ def evaluation_rows(
 
 
 def replace_rows(
-    clear: Collection[int], evaluations: Iterable[EvaluationRow], restpartien: Iterable[RestpartieRow]
+    clear: Collection[int],
+    evaluations: Iterable[EvaluationRow],
+    restpartien: Iterable[RestpartieRow],
+    *,
+    behind: bulk.WriteBehind | None = None,
 ) -> None:
-    """Delete the stored rows of the ``clear`` tournaments, then insert the new rows."""
+    """Delete the stored rows of the ``clear`` tournaments, then insert the new rows (``behind``: in its
+    thread, while the caller goes on; PostgreSQL)."""
+    if behind is not None:
+        ids = sorted(clear)
+        behind.replace(
+            [
+                (bulk.delete_sql(Evaluation, "tournament"), ids),
+                (bulk.delete_sql(Restpartie, "tournament"), ids),
+            ],
+            [
+                (bulk.copy_sql(Evaluation, EVALUATION_FIELDS[1:]), list(evaluations)),
+                (bulk.copy_sql(Restpartie, RESTPARTIE_FIELDS[1:]), list(restpartien)),
+            ],
+        )
+        return
     for chunk in chunks(clear):
         Evaluation.objects.filter(tournament_id__in=chunk).delete()
         Restpartie.objects.filter(tournament_id__in=chunk).delete()
