@@ -24,11 +24,21 @@ class EvaluationQuerySet(models.QuerySet):
 class Evaluation(models.Model):
     """One player's result in one evaluated tournament (every entry of a rated tournament gets one)."""
 
+    # No index of their own: the unique (tournament, player) and the (player, end_date) index start with
+    # them, and every index costs a full recalculation's 2 M inserts (issue 16).
     tournament = models.ForeignKey(
-        Tournament, verbose_name=_("Turnier"), on_delete=models.CASCADE, related_name="evaluations"
+        Tournament,
+        verbose_name=_("Turnier"),
+        on_delete=models.CASCADE,
+        related_name="evaluations",
+        db_index=False,
     )
     player = models.ForeignKey(
-        Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="evaluations"
+        Player,
+        verbose_name=_("Spieler"),
+        on_delete=models.CASCADE,
+        related_name="evaluations",
+        db_index=False,
     )
     # Copies of the tournament's position at evaluation time (spec §9 order), so a later edit of the
     # tournament header cannot hide where its stored results sat in the replay.
@@ -85,8 +95,12 @@ class Restpartie(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="restpartien"
     )
-    tournament = models.ForeignKey(
-        Tournament, verbose_name=_("Turnier"), on_delete=models.CASCADE, related_name="restpartien"
+    tournament = models.ForeignKey(  # indexed by the unique (tournament, player, seq)
+        Tournament,
+        verbose_name=_("Turnier"),
+        on_delete=models.CASCADE,
+        related_name="restpartien",
+        db_index=False,
     )
     seq = models.PositiveSmallIntegerField(_("Reihenfolge"))
     opponent_rating = models.PositiveIntegerField(_("Gegner-DWZ"))
