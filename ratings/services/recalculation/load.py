@@ -47,6 +47,7 @@ from .base import (
     stored_order,
     thousandths,
 )
+from .players import load_player_rows, player_chunks
 
 
 def load_tournament_events(
@@ -220,7 +221,7 @@ def load_stored(
             return [queryset if until is None else queryset.filter(tournament__end_date__lt=until)]
         queryset = queryset.filter(end_date__gte=since)
         if players is not None:
-            return _by_id(queryset, players, "player_id")
+            return [queryset.filter(player_id__in=chunk) for chunk in player_chunks(players)]
         return _by_tournament(queryset, tournaments)
 
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
@@ -346,6 +347,7 @@ class LoadedPlayers:
     old_adjustments: list[tuple[OrderKey, int, int]]  # every stored dated adjustment from ``since`` on
     start_values: StartValues
     members: set[int]
+    current: dict[int, tuple[int | None, int | None]]  # their current DWZ and index
 
 
 def load_player_events(
@@ -385,8 +387,8 @@ def load_player_events(
         .order_by()
         .values_list("pk", "player_id", "date", "dwz", "index")
     )
-    for query in _by_id(adjustments, players, "player_id"):
-        for apk, pk, date, dwz, index in query:
+    for chunk in player_chunks(players):
+        for apk, pk, date, dwz, index in adjustments.filter(player_id__in=chunk):
             assert date is not None  # the query excludes undated adjustments
             order = adjustment_order(date, apk)
             if order < since:
@@ -397,7 +399,8 @@ def load_player_events(
                 events[pk].adjustments[apk] = (dwz, index)
     for mine in events.values():
         mine.events.sort()
-    return LoadedPlayers(events, stored, old_adjustments, load_start_values(players), load_members(players))
+    own = load_player_rows(players)
+    return LoadedPlayers(events, stored, old_adjustments, own.start_values, own.members, own.current)
 
 
 def start_state(start: tuple[int | None, int | None, int | None] | None) -> PlayerState:
@@ -417,7 +420,11 @@ def _restpartien_before(players: set[int], since: datetime.date) -> dict[int, tu
         .values_list("player_id", "opponent_rating", "score", "end_date")
     )
     # Many players (a full recalculation): one scan of the window beats dozens of ``IN (...)`` chunks.
-    parts = [query] if len(players) > 4 * IN_CHUNK else _by_id(query, players, "player_id")
+    parts = (
+        [query]
+        if len(players) > 4 * IN_CHUNK
+        else [query.filter(player_id__in=chunk) for chunk in player_chunks(players)]
+    )
     for rows in parts:
         for player_id, opp, score, end in rows:
             if player_id in players:
@@ -437,6 +444,7 @@ def states_before(
     old_adjustments: list[tuple[OrderKey, int, int]],
     start_values: dict,
     from_history: bool = False,
+    current: Mapping[int, tuple[int | None, int | None]] | None = None,
 ) -> dict[str, PlayerState]:
     """Each player's state just before ``since``, read off the stored data (spec §9 inputs).
 
@@ -445,6 +453,7 @@ def states_before(
     Without stored events from there on, his current row is his state. A dated adjustment records
     nothing of the state before it; then his earlier history is read directly. ``from_history`` reads every
     player's state from his history before ``since`` (the stored rows from there on may be stale).
+    ``current``: the players' current DWZ and index, if the caller has read them.
     """
     # (order, kind, the evaluation row or None for an adjustment)
     first: dict[int, tuple[OrderKey, str, tuple | None]] = {}
@@ -458,9 +467,9 @@ def states_before(
         if player_id in players and (player_id not in first or order < first[player_id][0]):
             first[player_id] = (order, "adjustment", None)
 
-    current = {}
     need_current = [pk for pk in players if pk not in first and pk not in reset]
-    for chunk in chunks(need_current):
+    current = dict(current or {})
+    for chunk in chunks(pk for pk in need_current if pk not in current):
         current.update(
             {
                 pk: (dwz, index)
@@ -508,7 +517,7 @@ def states_before(
 def _history_before(players: set[int], since: OrderKey) -> dict[int, tuple[int | None, int | None]]:
     """DWZ and index of ``players`` just before ``since`` from their full stored history (rarely needed)."""
     last: dict[int, tuple[OrderKey, int | None, int | None]] = {}
-    for chunk in chunks(players):
+    for chunk in player_chunks(players):
         rows = Evaluation.objects.filter(player_id__in=chunk, end_date__lte=since[0]).values_list(
             "player_id", "tournament_id", "end_date", "code_suffix", "status", "n", "dwz_new", "index_new"
         )
