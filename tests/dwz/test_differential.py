@@ -14,6 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import examples
+
 from .builders import assert_same, load_examples
 from .random_tournaments import DrawSource, RandomSource, make_tournament
 from .reference import evaluate_json
@@ -29,7 +31,7 @@ def test_reference_reproduces_spec_examples(ex):
     assert evaluate_json(ex["input"]) == ex["output"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tournaments())
 def test_engine_matches_reference(data):
     assert_same(data)

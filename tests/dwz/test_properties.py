@@ -16,6 +16,7 @@ from ratings.dwz.editions import CLASSIC, WO2026
 from ratings.dwz.expectation import expected_score, expected_sum
 from ratings.dwz.performance import performance
 from ratings.dwz.search import solve
+from tests.conftest import examples
 
 RESULTS = ["1-0", "0-1", "1/2-1/2"]
 ratings = st.integers(min_value=300, max_value=2700)
@@ -46,7 +47,7 @@ def tournaments(draw, *, all_rated: bool = False, end: datetime.date | None = No
     return TournamentInput(end_date=end, players=tuple(players), games=games)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(tournaments())
 def test_we_between_0_and_n(t):
     for p in evaluate(t).players:
@@ -55,7 +56,7 @@ def test_we_between_0_and_n(t):
             assert 0 <= p.points <= 1000 * p.n
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(35), deadline=None)
 @given(tournaments(), st.randoms(use_true_random=False))
 def test_independent_of_game_and_player_order(t, rnd: random.Random):
     games, players = list(t.games), list(t.players)
@@ -75,7 +76,7 @@ def test_independent_of_game_and_player_order(t, rnd: random.Random):
     assert canonical(evaluate(t)) == canonical(evaluate(shuffled))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(35), deadline=None)
 @given(tournaments(all_rated=True, end=datetime.date(2026, 6, 7)))
 def test_editions_agree_on_level_and_performance(t):
     """All-rated tournaments: entry ratings do not depend on the edition, so neither do level and
@@ -91,7 +92,7 @@ def test_editions_agree_on_level_and_performance(t):
             assert 2 * abs(a.expected - b.expected) <= a.n + 1
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     r0=ratings,
     age=st.sampled_from(list(AgeClass)),
@@ -113,7 +114,7 @@ def test_more_points_never_lower_the_rating(r0, age, index, n, data):
         previous_classic, previous_wo = rc, rw
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(35), deadline=None)
 @given(tournaments(all_rated=True, end=datetime.date(2015, 6, 1)), st.data())
 def test_better_result_never_lowers_own_rating_in_a_tournament(t, data):
     """Before the Ausnahmespieler rule (2016-08-01) entry ratings are the R0s, so turning one of a
@@ -131,7 +132,7 @@ def test_better_result_never_lowers_own_rating_in_a_tournament(t, data):
     assert after.dwz_new >= before.dwz_new
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(70), deadline=None)
 @given(st.lists(ratings, min_size=5, max_size=20))
 def test_performance_increases_with_points(opponents):
     n = len(opponents)
@@ -141,7 +142,7 @@ def test_performance_increases_with_points(opponents):
     assert all(a < b for a, b in itertools.pairwise(inner))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(70), deadline=None)
 @given(st.lists(ratings, min_size=1, max_size=20), st.data())
 def test_solve_minimises_the_distance(opponents, data):
     """No integer in the search range comes closer to W than the solution."""
@@ -153,7 +154,7 @@ def test_solve_minimises_the_distance(opponents, data):
         assert abs(expected_sum(x, opponents) - w) >= best
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(35), deadline=None)
 @given(tournaments(all_rated=True), st.data())
 def test_player_beating_everyone_gains(t, data):
     hero = data.draw(st.sampled_from(t.players)).id

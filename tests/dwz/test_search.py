@@ -21,6 +21,7 @@ from ratings.dwz.search import (
     solve_in_range,
     unrounded_at,
 )
+from tests.conftest import examples
 
 from . import reference
 
@@ -65,7 +66,7 @@ def test_solve_equals_the_definition_with_any_hint(seed):
     assert inside > 50
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.integers(min_value=0, max_value=3000), min_size=1, max_size=30), st.data())
 def test_solve_equals_the_oracle(opponents, data):
     n = len(opponents)
@@ -93,7 +94,7 @@ def test_more_opponents_than_the_packed_table_holds():
     assert solve(opponents, w, 1500) == solve_general(opponents, w)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.integers(LOW, HIGH), min_size=1, max_size=60), st.integers(LOW, HIGH))
 def test_packed_we_is_the_exact_we_or_abstains(opponents, rating):
     """f(R) read from the packed sum is the per-game rounded We; the 2026 We read from its e sum is the exact
