@@ -74,18 +74,36 @@ def _adapter(field: models.Field):
 
 
 def update_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence]) -> int:
-    """Update many rows by primary key: ``rows`` are ``(pk, value, ...)`` in ``fields`` order.
+    """Update many rows by primary key: ``rows`` are ``(pk, value, ...)`` in ``fields`` order (a pk given
+    twice gets its last values).
 
-    One prepared statement executed many times: ``bulk_update`` builds a ``CASE WHEN`` per row and field,
+    PostgreSQL: one ``UPDATE … FROM unnest(arrays)`` (one array per column): a prepared ``UPDATE`` per row
+    cost twice the server's CPU and wall time (100,000 players after a fresh full recalculation). SQLite:
+    one prepared statement executed many times. ``bulk_update`` builds a ``CASE WHEN`` per row and field,
     which costs milliseconds per row at this size.
     """
     opts = model._meta
     quote = connection.ops.quote_name
+    table, pk_column = quote(opts.db_table), quote(str(opts.pk.column))
+    if connection.vendor == "postgresql":
+        latest = {pk: values for pk, *values in rows}
+        if latest:
+            types = [f.cast_db_type(connection) for f in (opts.pk, *(_field(opts, n) for n in fields))]
+            arrays = ", ".join(f"%s::{t}[]" for t in types)
+            names = ", ".join(f"v{i}" for i in range(len(types)))
+            assignments = ", ".join(
+                f"{quote(_column(opts, name))} = v.v{i + 1}" for i, name in enumerate(fields)
+            )
+            source = f"unnest({arrays}) AS v({names})"
+            sql = f"UPDATE {table} SET {assignments} FROM {source} WHERE {pk_column} = v.v0"  # noqa: S608 - names and types from the model, values as parameters
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    sql, [list(latest), *(list(column) for column in zip(*latest.values(), strict=True))]
+                )
+        return len(latest)
     assignments = ", ".join(f"{quote(_column(opts, name))} = %s" for name in fields)
-    sql = f"UPDATE {quote(opts.db_table)} SET {assignments} WHERE {quote(str(opts.pk.column))} = %s"  # noqa: S608 - names from the model
-    adapters = [
-        _adapter(_field(opts, name)) if connection.vendor != "postgresql" else None for name in fields
-    ]
+    sql = f"UPDATE {table} SET {assignments} WHERE {pk_column} = %s"  # noqa: S608 - names from the model
+    adapters = [_adapter(_field(opts, name)) for name in fields]
     params = [
         (*(a(v) if a and v is not None else v for a, v in zip(adapters, values, strict=True)), pk)
         for pk, *values in rows

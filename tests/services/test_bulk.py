@@ -92,6 +92,22 @@ def test_player_rows_with_umlauts_and_datetimes_round_trip_and_update():
     assert Player.objects.get(key="ÄÖÜ-1").surname == "Müßig-Öztürk"  # other rows untouched
 
 
+def test_update_rows_writes_many_rows_nulls_and_the_last_values_of_a_pk_given_twice():
+    players = [player(dwz=1000 + i, index=i + 1) for i in range(30)]
+    rows = [
+        (p.pk, 1500 + i, None if i % 3 else 7, D(2025, 1, 1) + datetime.timedelta(days=i))
+        for i, p in enumerate(players)
+    ]
+    rows.append((players[0].pk, 1999, 9, None))  # later values of the same player win
+    assert bulk.update_rows(Player, ("dwz", "index", "last_evaluated"), rows) in (30, 31)
+    want = {pk: (dwz, index, last) for pk, dwz, index, last in rows}
+    assert {
+        pk: (dwz, index, last)
+        for pk, dwz, index, last in Player.objects.values_list("pk", "dwz", "index", "last_evaluated")
+    } == want
+    assert bulk.update_rows(Player, ("dwz",), []) == 0
+
+
 def test_select_rows_reads_what_the_orm_reads():
     a, b = player(dwz=1500, index=3), player()
     tournament = TournamentFactory(end_date=D(2024, 2, 29))
