@@ -103,6 +103,25 @@ def _server_idle_before_flush(request):
 
 
 @pytest.fixture
+def log_in(live_server):
+    """``log_in(page, username)``: the page's browser context gets the user's session cookie, made with
+    force_login (no login form, no django-axes attempt). Tests of the login itself fill the form."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    def log_in(page, username):
+        client = Client()
+        client.force_login(get_user_model().objects.get(username=username))
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        page.context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
+        )
+
+    return log_in
+
+
+@pytest.fixture
 def data(db):
     land = OrganisationFactory(code="C00", name="Württembergischer Schachbund", parent=None)
     bezirk = OrganisationFactory(code="C05", name="Bezirk Stuttgart", parent=land)
