@@ -57,6 +57,17 @@ def _player_q(query: str) -> Q | None:
     return q | Q(key__iexact=query) if " " not in query else q
 
 
+def _name_term(query: str) -> str | None:
+    """The folded term of a query that ``_player_q`` reads as one name (not a number, key, member number,
+    "Nachname, Vorname" or several words), else None."""
+    if "," in query or re.fullmatch(r"[Nn][Uu][0-9]{1,10}", query) or ZPS_MEMBER_RE.match(query):
+        return None
+    if query.isascii() and query.isdecimal():
+        return None
+    terms = _terms(query)
+    return terms[0] if len(terms) == 1 and " " not in query else None
+
+
 def filter_players(queryset: QuerySet[Player], *, query: str) -> QuerySet[Player]:
     """``queryset`` narrowed to the players matching ``query`` (unchanged for an empty query)."""
     q = _player_q(query.strip()[:QUERY_MAX_LENGTH])
@@ -67,19 +78,27 @@ def filter_players(queryset: QuerySet[Player], *, query: str) -> QuerySet[Player
 
 def players(*, query: str, limit: int, exclude: Iterable[int] = ()) -> list[Player]:
     """Up to ``limit`` players matching ``query``, by name, with the rating list's annotations (club,
-    member number); players in ``exclude`` left out (two queries)."""
+    member number); players in ``exclude`` left out (two or three queries)."""
     query = query.strip()[:QUERY_MAX_LENGTH]
     if not query:
         return []
-    queryset = filter_players(list_rows(), query=query)
+    rows = list_rows()
     exclude = list(exclude)
     if exclude:
-        queryset = queryset.exclude(pk__in=exclude)
-    found = list(
-        queryset.annotate(relevance=_relevance(query)).order_by("relevance", "surname", "first_name", "pk")[
-            :limit
-        ]
-    )
+        rows = rows.exclude(pk__in=exclude)
+    order = ("relevance", "surname", "first_name", "pk")
+    ordered = filter_players(rows, query=query).annotate(relevance=_relevance(query)).order_by(*order)
+    term = _name_term(query)
+    if term:
+        # The surnames that equal or begin with the term come first: read them on their own (an index range
+        # of the surname key; they all match), and the players who only contain it only when those do not
+        # fill the page. A common name ("Müller": in 7,400 of 100,000 players) was a scan of every player.
+        starting = Q(surname_key__startswith=term)
+        found = list(rows.filter(starting).annotate(relevance=_relevance(query)).order_by(*order)[:limit])
+        if len(found) < limit:
+            found += ordered.exclude(starting)[: limit - len(found)]
+    else:
+        found = list(ordered[:limit])
     # The clubs of the players found in one query: as correlated subqueries, each row joined every club.
     clubs = primary_clubs(player_ids=[p.pk for p in found])
     for p in found:
@@ -139,7 +158,7 @@ class SearchResults:
 
 def everything(*, query: str, limit: int = 25) -> SearchResults:
     """The search page: players by name or number, clubs by name or ZPS, tournaments by name or code (four
-    queries)."""
+    or five queries)."""
     query = (query or "").strip()[:QUERY_MAX_LENGTH]
     results = SearchResults(query=query)
     if not query:

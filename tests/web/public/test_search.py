@@ -82,7 +82,9 @@ def test_search_page_without_hits_and_garbage(client, people):
 @pytest.mark.parametrize("item_count", [1, 3])
 def test_query_count(client, populate, django_assert_num_queries, item_count):
     populate(item_count)
-    with django_assert_num_queries(4):  # players, the players' clubs, clubs, tournaments
+    # players whose surname begins with "m", the other players (the first do not fill the page), the
+    # players' clubs, clubs, tournaments
+    with django_assert_num_queries(5):
         response = client.get("/suche/", {"q": "m"})
     players_found = response.context["results"].players
     assert len(players_found) >= item_count
@@ -119,3 +121,34 @@ def test_surname_matches_rank_before_first_name_matches(client, federation):
     assert set(found[2:]) == {("Adler", "Wolfgang"), ("Bauer", "Wolf")}
     html = client.get("/suche/", {"q": "wolf"}).content.decode()
     assert html.index("Wolf, Zoe") < html.index("Wolfsberger, Anna") < html.index("Adler, Wolfgang")
+
+
+def test_name_search_reads_the_surnames_beginning_with_it_first(federation, django_assert_num_queries):
+    """Surnames equal to or beginning with the term, then those containing it, then first names: the same
+    order as one query over all matches, and the rest is not read when the first fill the page."""
+    from ratings.selectors.lists import list_rows
+    from ratings.selectors.search import _relevance, filter_players
+
+    names = [
+        ("Müller", "Zoe"),
+        ("Mueller", "Anna"),
+        ("Müllerschön", "Bea"),
+        ("Liebmüller", "Cem"),
+        ("Muller", "Dora"),
+        ("Adler", "Müller"),
+        ("Schmidt", "Emil"),
+        ("Müller-Lüd", "Finn"),
+    ]
+    for surname, first in names:
+        make_player(surname=surname, first_name=first)
+
+    def reference(query, limit):
+        rows = filter_players(list_rows(), query=query).annotate(relevance=_relevance(query))
+        return [p.pk for p in rows.order_by("relevance", "surname", "first_name", "pk")[:limit]]
+
+    for query in ["Müller", "muell", "Müllerschön", "ller", "Schmidt", "zzz"]:
+        for limit in [1, 2, 3, 4, 5, 10]:
+            found = [p.pk for p in players(query=query, limit=limit)]
+            assert found == reference(query, limit), (query, limit)
+    with django_assert_num_queries(2):  # three surnames "muller" fill a page of 3: no second player query
+        assert [p.first_name for p in players(query="Müller", limit=3)] == ["Anna", "Dora", "Zoe"]
