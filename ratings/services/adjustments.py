@@ -12,6 +12,7 @@ from ratings.enums import AdjustmentKind
 from ratings.models import Player, RatingAdjustment, RatingState
 
 from . import audit
+from .background import recalculate_or_schedule
 from .recalculation import (
     END_OF_TIME,
     Changes,
@@ -19,7 +20,6 @@ from .recalculation import (
     earliest,
     lock_ratings,
     player_first_event,
-    recalculate_changes,
 )
 from .recalculation.base import engine_id
 from .recalculation.load import load_start_values, start_state
@@ -67,14 +67,13 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
         if since is None:  # start values of players without events
             report = _start_values_only(starts)
         else:
-            report = recalculate_changes(
-                Changes(
-                    since=since,
-                    reset=starts,
-                    dirty=players - starts,
-                    adjustments=[adjustment.pk] if dated else [],
-                )
+            changes = Changes(
+                since=since,
+                reset=starts,
+                dirty=players - starts,
+                adjustments=[adjustment.pk] if dated else [],
             )
+            report = recalculate_or_schedule(changes, until=since, user=user)
         audit.record_adjustment(
             adjustment=adjustment,
             user=user,
@@ -93,15 +92,18 @@ def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> Recalculati
             adjustment.delete()
             if position is None:
                 return _start_values_only({adjustment.player_id})
-            return recalculate_changes(Changes(since=position, reset=[adjustment.player_id]))
-        report = recalculate_changes(Changes(since=position, removed_adjustments=[adjustment.pk]))
+            return recalculate_or_schedule(
+                Changes(since=position, reset=[adjustment.player_id]), until=position, user=user
+            )
+        changes = Changes(since=position, removed_adjustments=[adjustment.pk])
+        report = recalculate_or_schedule(changes, until=position, user=user)
         adjustment.delete()
         return report
 
 
-def player_recalculate(*, player: Player) -> RecalculationReport:
+def player_recalculate(*, player: Player, user=None) -> RecalculationReport:
     """After a change of the player's own data (birth year, memberships): replay his history."""
     with transaction.atomic():
         lock_ratings()
         since = player_first_event(player.pk) or day_start(END_OF_TIME)
-        return recalculate_changes(Changes(since=since, dirty=[player.pk]))
+        return recalculate_or_schedule(Changes(since=since, dirty=[player.pk]), until=since, user=user)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import cast
 
 from django.conf import settings
@@ -28,8 +28,8 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from ratings.dwz.replay import OrderKey, day_start
-from ratings.models import RecalculationJob, RecalculationJobStatus, TournamentEntry
+from ratings.dwz.replay import OrderKey, day_start, tournament_order
+from ratings.models import RecalculationJob, RecalculationJobStatus, Tournament, TournamentEntry
 from ratings.models.recalculation import UNFINISHED
 
 from .recalculation import (
@@ -62,14 +62,32 @@ def recalculate_or_schedule(
     if seconds <= settings.RECALCULATION_BACKGROUND_SECONDS:
         return recalculate_changes(changes)
     report = recalculate_changes(changes, until=until)
-    resume = None if report.unfinished is None else [resume_point(until, report.unfinished)]
+    later = _changed_after(until, changes.tournaments)
+    resume = None if report.unfinished is None else [resume_point(until, report.unfinished, later)]
     job_schedule(since=since, estimate=seconds, tournament_id=tournament_id, user=user, resume=resume)
     return report
 
 
-def resume_point(until: OrderKey, players: set[int]) -> dict:
-    """A stopped replay as ``RecalculationJob.resume`` stores it (JSON)."""
-    return {"after": [until[0].isoformat(), *until[1:]], "players": sorted(players)}
+def _changed_after(until: OrderKey, tournaments: Collection[int]) -> list[int]:
+    """The changed tournaments the stopped replay did not reach (a merge changes every tournament of the
+    kept player; a save only its own, which lies at ``until``)."""
+    rows = Tournament.objects.filter(pk__in=tournaments).values_list("pk", "end_date", "code")
+    return sorted(pk for pk, end, code in rows if tournament_order(end, code or None, pk) > until)
+
+
+def resume_point(until: OrderKey, players: set[int], tournaments: Collection[int] = ()) -> dict:
+    """A stopped replay as ``RecalculationJob.resume`` stores it (JSON): its dirty players and the changed
+    tournaments after it."""
+    point = {"after": [until[0].isoformat(), *until[1:]], "players": sorted(players)}
+    if tournaments:
+        point["tournaments"] = sorted(tournaments)
+    return point
+
+
+def _changed(resume: list[dict]) -> list[int]:
+    """The changed tournaments of ``RecalculationJob.resume`` that still exist (one may be deleted since)."""
+    ids = {pk for point in resume for pk in point.get("tournaments", ())}
+    return list(Tournament.objects.filter(pk__in=ids).values_list("pk", flat=True)) if ids else []
 
 
 def _unfinished(resume: list[dict]) -> list[tuple[OrderKey, list[int]]]:
@@ -197,7 +215,8 @@ def job_run(*, job_id: int) -> RecalculationJob | None:
         if job.resume is None:
             changes = Changes(since=day_start(job.since), everything=True, stale_after=True)
         else:  # only what the players left dirty reach
-            changes = Changes(since=day_start(job.since), unfinished=_unfinished(job.resume))
+            since, resume = day_start(job.since), job.resume
+            changes = Changes(since=since, unfinished=_unfinished(resume), tournaments=_changed(resume))
         report = recalculate_changes(changes, progress=progress)
         job.status = RecalculationJobStatus.DONE
         job.done = job.total = len(report.tournaments)

@@ -31,6 +31,7 @@ from ratings.models import (
 from ratings.models.audit import AuditAction, AuditObjectType
 
 from . import audit
+from .background import recalculate_or_schedule
 from .players import players_status_sync
 from .recalculation import (
     Changes,
@@ -122,7 +123,7 @@ def players_merge(*, keep: Player, drop: Player, user=None, dry_run: bool = Fals
     try:
         with transaction.atomic():
             lock_ratings()
-            result = _merge(keep=keep, drop=drop, user=user)
+            result = _merge(keep=keep, drop=drop, user=user, dry_run=dry_run)
             if dry_run:
                 result.dry_run = True
                 raise _Rollback(result)
@@ -133,7 +134,7 @@ def players_merge(*, keep: Player, drop: Player, user=None, dry_run: bool = Fals
         return rollback.result
 
 
-def _merge(*, keep: Player, drop: Player, user) -> MergeResult:
+def _merge(*, keep: Player, drop: Player, user, dry_run: bool) -> MergeResult:
     keep = Player.objects.get(pk=keep.pk)
     drop = Player.objects.get(pk=drop.pk)
     problems = merge_conflicts(keep=keep, drop=drop)
@@ -179,7 +180,13 @@ def _merge(*, keep: Player, drop: Player, user) -> MergeResult:
         keep.full_clean(exclude=["key"])
         keep.save(update_fields=[*filled, "updated_at"])
     players_status_sync([keep.pk])
-    report = recalculate_changes(Changes(since=since, reset=[keep.pk], tournaments=sorted(tournaments)))
+    changes = Changes(since=since, reset=[keep.pk], tournaments=sorted(tournaments))
+    # The dry run shows whose DWZ would change: it replays the whole chain; the merge itself leaves a long
+    # chain after the first tournament to the background, as a tournament save does.
+    if dry_run or since is None:
+        report = recalculate_changes(changes)
+    else:
+        report = recalculate_or_schedule(changes, until=since, user=user)
     keep.refresh_from_db()
     audit.record(
         user=user,

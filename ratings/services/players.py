@@ -134,7 +134,7 @@ def player_save(
             player.refresh_from_db(fields=["status"])
         audit.record_player(player=player, before=before, user=user)
         if before is not None and (stored != player.birth_year or memberships != _membership_ids(player.pk)):
-            return player_recalculate(player=player)
+            return player_recalculate(player=player, user=user)
         return None
 
 
