@@ -88,21 +88,18 @@ MEASURE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [1280, 390, 1440])
-def test_preview_fits_and_dwz_index_never_wraps(live_server, page, tournament, width):
-    page.set_viewport_size({"width": width, "height": 900})
-    page.goto(live_server.url + "/anmelden/")
-    page.get_by_label("Benutzername").fill("referent")
-    page.get_by_label("Passwort").fill("demo-referent")
-    page.get_by_role("button", name="Anmelden").click()
-    page.goto(live_server.url + f"/turniere/{tournament.pk}/ergebnisse/")
-    expect(page.locator("#preview-table")).to_be_visible()
+def test_preview_fits_and_dwz_index_never_wraps(live_server, page, tournament, log_in):
+    log_in(page, "referent")
+    for width in (1280, 390, 1440):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(live_server.url + f"/turniere/{tournament.pk}/ergebnisse/")
+        expect(page.locator("#preview-table")).to_be_visible()
 
-    m = page.evaluate(MEASURE)
-    assert m["scroll"] <= m["visible"], f"preview table scrolls: {m['scroll']} > {m['visible']} px"
-    assert m["lastRight"] <= m["frameRight"] + 0.5 <= m["cardRight"] + 0.5, "the Niveau column is cut off"
-    assert m["pageOverflow"] <= 0
-    assert len(m["dwz"]) == 2 * len(PLAYERS)  # DWZ alt and DWZ neu of every player
-    assert [text for text, lines in m["dwz"] if lines != 1] == []
-    assert len(m["participants"]) == len(PLAYERS)  # the participants table above, too
-    assert [text for text, lines in m["participants"] if lines != 1] == []
+        m = page.evaluate(MEASURE)
+        assert m["scroll"] <= m["visible"], f"{width} px: preview scrolls: {m['scroll']} > {m['visible']}"
+        assert m["lastRight"] <= m["frameRight"] + 0.5 <= m["cardRight"] + 0.5, f"{width} px: Niveau cut off"
+        assert m["pageOverflow"] <= 0, width
+        assert len(m["dwz"]) == 2 * len(PLAYERS), width  # DWZ alt and DWZ neu of every player
+        assert [text for text, lines in m["dwz"] if lines != 1] == [], width
+        assert len(m["participants"]) == len(PLAYERS), width  # the participants table above, too
+        assert [text for text, lines in m["participants"] if lines != 1] == [], width

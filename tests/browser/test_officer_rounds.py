@@ -30,6 +30,7 @@ from ratings.models import (
 )
 from ratings.models.officer import OfficerScope, TournamentEntryMode, TournamentMode
 from ratings.services import adjustment_save
+from tests.builders import collect_errors
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -114,8 +115,13 @@ def _no_sideways_scroll(page):
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
 
 
-def _participants_by_dwz(page, base, tournament, players):
-    """Participants in bulk: one id a line, then start numbers by DWZ (newcomers last)."""
+def _participants_by_dwz(page, base, log_in, swiss, width):
+    """Logged in at ``width``, participants in bulk: one id a line, then start numbers by DWZ (newcomers
+    last). Returns the list that collects the page's errors."""
+    tournament, players = swiss
+    page.set_viewport_size({"width": width, "height": 900})
+    errors = collect_errors(page)
+    log_in(page, "referent")
     page.goto(base + f"/turniere/{tournament.pk}/teilnehmer/")
     page.locator("#bulk-lines").fill("\n".join(p.key for p in reversed(players)))
     page.locator("#bulk-add").click()
@@ -124,16 +130,13 @@ def _participants_by_dwz(page, base, tournament, players):
     expect(page.locator("#participants tbody tr").first).to_contain_text("Krämer")
     expect(page.locator("#draft-badge")).to_have_text("Entwurf, noch nicht ausgewertet")
     _no_sideways_scroll(page)
+    return errors
 
 
 def test_swiss_by_rounds_with_the_keyboard(live_server, page, swiss, log_in):
-    tournament, players = swiss
-    page.set_viewport_size({"width": 1366, "height": 900})
-    errors = []
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
+    tournament, _players = swiss
     base = live_server.url
-    log_in(page, "referent")
-    _participants_by_dwz(page, base, tournament, players)
+    errors = _participants_by_dwz(page, base, log_in, swiss, 1366)
 
     # The draft survives a tab switch: head, then back.
     page.get_by_role("link", name="Turnierkopf").click()
@@ -186,13 +189,8 @@ def test_swiss_by_rounds_with_the_keyboard(live_server, page, swiss, log_in):
 
 
 def test_swiss_rounds_on_a_phone(live_server, page, swiss, log_in):
-    tournament, players = swiss
-    page.set_viewport_size({"width": 390, "height": 900})
-    errors = []
-    page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
-    base = live_server.url
-    log_in(page, "referent")
-    _participants_by_dwz(page, base, tournament, players)
+    tournament, _players = swiss
+    errors = _participants_by_dwz(page, live_server.url, log_in, swiss, 390)
 
     page.locator("#to-rounds").click()
     expect(page.locator("#round-heading")).to_have_text("Runde 1")

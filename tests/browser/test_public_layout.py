@@ -19,10 +19,7 @@ REACHABLE = """(selector) => {
 }"""
 
 
-@pytest.mark.parametrize("width", [390, 1366])
-def test_public_pages_fit_the_width(live_server, browser, data, width):
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="de-DE")
-    page = context.new_page()
+def test_public_pages_fit_the_width(live_server, page, data):
     errors = collect_errors(page)
     tournament = Tournament.objects.get(name="Maiturnier")
     pages = [
@@ -32,22 +29,23 @@ def test_public_pages_fit_the_width(live_server, browser, data, width):
         ("/vereine/C0501/", "table"),
         ("/statistik/?verband=C00", "#stat-years"),
     ]
-    for path, table in pages:
-        page.goto(live_server.url + path)
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, path
-        assert page.evaluate(REACHABLE, table), (path, table)
-    # The statistics charts are drawn (from json_script, no inline script).
-    page.goto(live_server.url + "/statistik/")
-    for name in ("histogram", "years", "tournaments"):
-        expect(page.locator(f'canvas[data-chart="{name}"]')).to_have_attribute("data-ready", "1")
-    # On the card, Pkt./Par., We and Lstg. are columns of the table (scrolled to, not hidden).
-    page.goto(live_server.url + f"/spieler/{data['hans'].key}/")
-    for label in ("Pkt.", "Par.", "We", "Lstg."):
-        expect(page.locator("#history-table thead").get_by_text(label, exact=True)).to_be_attached()
-        cell = page.locator("#history-table thead th", has_text=label).first
-        assert cell.evaluate("el => getComputedStyle(el).display") != "none", label
+    for width in (390, 1366):
+        page.set_viewport_size({"width": width, "height": 900})
+        for path, table in pages:
+            page.goto(live_server.url + path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, path)
+            assert page.evaluate(REACHABLE, table), (width, path, table)
+        # The statistics charts are drawn (from json_script, no inline script).
+        page.goto(live_server.url + "/statistik/")
+        for name in ("histogram", "years", "tournaments"):
+            expect(page.locator(f'canvas[data-chart="{name}"]')).to_have_attribute("data-ready", "1")
+        # On the card, Pkt./Par., We and Lstg. are columns of the table (scrolled to, not hidden).
+        page.goto(live_server.url + f"/spieler/{data['hans'].key}/")
+        for label in ("Pkt.", "Par.", "We", "Lstg."):
+            expect(page.locator("#history-table thead").get_by_text(label, exact=True)).to_be_attached()
+            cell = page.locator("#history-table thead th", has_text=label).first
+            assert cell.evaluate("el => getComputedStyle(el).display") != "none", (width, label)
     assert errors == []
-    context.close()
 
 
 def test_chart_with_one_evaluation_shows_one_point(live_server, page, db):
