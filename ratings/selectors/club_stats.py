@@ -1,7 +1,7 @@
 """Club figures: members, rated members, active/passive per membership, average DWZ of all rated members and
 of the best 8 and best 10; the club comparison of a federation (ranked by the average of the best 10).
 
-One query each: the current memberships with their player's DWZ, summed up here.
+The current memberships with their player's DWZ, summed up here.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ratings.dwz.rounding import rhu_div
 from ratings.enums import PlayerStatus
-from ratings.models import Club, Membership, Organisation
+from ratings.models import Club, Membership, Organisation, Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +43,14 @@ def _stats(rows: list[tuple[int | None, str]]) -> ClubStats:
 
 
 def club_stats(*, club: Club) -> ClubStats:
-    rows = Membership.objects.current().filter(club=club).values_list("player__dwz", "status")
-    return _stats(list(rows))
+    """The club's figures (two queries: its current memberships, then their players' DWZ by key)."""
+    members = list(
+        Membership.objects.current().filter(club=club).order_by().values_list("player_id", "status")
+    )
+    # Joined in one query, PostgreSQL hashed every player of the federation (a sequential scan of 100,000
+    # players for a club of 1,235 members); by primary key it reads the members alone.
+    dwz = dict(Player.objects.filter(pk__in=[pk for pk, _status in members]).values_list("pk", "dwz"))
+    return _stats([(dwz.get(pk), status) for pk, status in members])
 
 
 @dataclass(frozen=True, slots=True)
