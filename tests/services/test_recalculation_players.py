@@ -9,10 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ratings.dwz.replay import day_start
+from ratings.models import Evaluation
 from ratings.services import ratings_verify
 from ratings.services.recalculation.base import IN_CHUNK
 from ratings.services.recalculation.load import load_members, load_start_values, states_before
-from ratings.services.recalculation.players import load_player_rows, player_chunks
+from ratings.services.recalculation.players import load_player_rows, of_players, player_chunks
 from tests.builders import player, round_robin, save_tournament
 from tests.factories import MembershipFactory, PlayerFactory
 
@@ -73,3 +74,15 @@ def test_states_before_with_the_current_rows_reads_no_player_rows():
     with CaptureQueriesContext(connection) as queries:
         assert states(current=own.current) == expected
     assert not any("ratings_player" in q["sql"] for q in queries.captured_queries)
+
+
+def test_of_players_selects_the_same_rows_as_an_in_list():
+    rng = random.Random(9)
+    group = [player(dwz=1450 + 30 * i, index=6) for i in range(5)]
+    save_tournament(group, round_robin(group, rng), end=datetime.date(2024, 4, 1))
+    wanted = {p.pk for p in group[:3]}
+    rows = Evaluation.objects.order_by("player_id").values_list("player_id", "dwz_new")
+    parts = of_players(rows, wanted)
+    assert len(parts) == 1
+    assert [row for part in parts for row in part] == list(rows.filter(player_id__in=wanted))
+    assert [row for part in of_players(rows, set()) for row in part] == []

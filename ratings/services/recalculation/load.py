@@ -47,7 +47,7 @@ from .base import (
     stored_order,
     thousandths,
 )
-from .players import load_player_rows, player_chunks
+from .players import load_player_rows, of_players, player_chunks
 
 
 def load_tournament_events(
@@ -221,7 +221,7 @@ def load_stored(
             return [queryset if until is None else queryset.filter(tournament__end_date__lt=until)]
         queryset = queryset.filter(end_date__gte=since)
         if players is not None:
-            return [queryset.filter(player_id__in=chunk) for chunk in player_chunks(players)]
+            return of_players(queryset, players)
         return _by_tournament(queryset, tournaments)
 
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
@@ -387,8 +387,8 @@ def load_player_events(
         .order_by()
         .values_list("pk", "player_id", "date", "dwz", "index")
     )
-    for chunk in player_chunks(players):
-        for apk, pk, date, dwz, index in adjustments.filter(player_id__in=chunk):
+    for part in of_players(adjustments, players):
+        for apk, pk, date, dwz, index in part:
             assert date is not None  # the query excludes undated adjustments
             order = adjustment_order(date, apk)
             if order < since:
@@ -420,11 +420,7 @@ def _restpartien_before(players: set[int], since: datetime.date) -> dict[int, tu
         .values_list("player_id", "opponent_rating", "score", "end_date")
     )
     # Many players (a full recalculation): one scan of the window beats dozens of ``IN (...)`` chunks.
-    parts = (
-        [query]
-        if len(players) > 4 * IN_CHUNK
-        else [query.filter(player_id__in=chunk) for chunk in player_chunks(players)]
-    )
+    parts = [query] if len(players) > 4 * IN_CHUNK else of_players(query, players)
     for rows in parts:
         for player_id, opp, score, end in rows:
             if player_id in players:

@@ -11,7 +11,18 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Exists, FilteredRelation, OuterRef, Q
+from django.db.models import (
+    BooleanField,
+    Exists,
+    F,
+    FilteredRelation,
+    Func,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Value,
+)
 
 from ratings.enums import AdjustmentKind
 from ratings.models import Membership, Player
@@ -25,6 +36,27 @@ PG_CHUNK = 50_000
 def player_chunks(players: Collection[int]) -> list[list[int]]:
     """``players`` in lists small enough for one query each, sorted."""
     return list(chunks(sorted(players), IN_CHUNK if connection.vendor == "sqlite" else PG_CHUNK))
+
+
+class AnyOf(Func):
+    """``column = ANY(%s)`` with the ids as one array parameter (PostgreSQL): an ``IN`` list of 5,000 ids
+    costs the ORM and psycopg a parameter each to build and parse (a third of the late chain's CPU at 2 M
+    evaluations, profiled), an array one."""
+
+    arg_joiner = " = ANY("
+    template = "%(expressions)s)"
+    output_field = BooleanField()
+
+
+def of_players(queryset: QuerySet, players: Collection[int], column: str = "player_id") -> list[QuerySet]:
+    """``queryset`` restricted to ``players`` (in ``column``): one query on PostgreSQL, one per chunk of
+    ``IN_CHUNK`` ids on SQLite."""
+    if connection.vendor != "postgresql":
+        return [queryset.filter(**{f"{column}__in": chunk}) for chunk in player_chunks(players)]
+    from django.contrib.postgres.fields import ArrayField  # psycopg: only imported on PostgreSQL
+
+    ids = Value(sorted(players), output_field=ArrayField(IntegerField()))
+    return [queryset.filter(AnyOf(F(column), ids))]
 
 
 @dataclass(slots=True)
@@ -57,8 +89,8 @@ def load_player_rows(players: Collection[int]) -> PlayerRows:
         )
     )
     rows = PlayerRows({}, {}, set())
-    for chunk in player_chunks(players):
-        for pk, dwz, index, start_dwz, start_index, start_fide, member in query.filter(pk__in=chunk):
+    for part in of_players(query, players, "pk"):
+        for pk, dwz, index, start_dwz, start_index, start_fide, member in part:
             rows.current[pk] = (dwz, index)
             if start_dwz is not None or start_fide is not None:
                 rows.start_values[pk] = (start_dwz, start_index, start_fide)
