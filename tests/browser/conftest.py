@@ -1,6 +1,5 @@
 import datetime
 import os
-import shutil
 import threading
 import time
 
@@ -20,20 +19,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(skip)
-
-
-# Debian's chromium-headless-shell: the same Chromium (Blink, V8) as /usr/bin/chromium without the desktop
-# browser around it, what Playwright itself runs for headless tests. Measured: 40 to 65 % of the CPU per page
-# load, 30 % per new context; tests/browser took 68 instead of 150 CPU seconds. /usr/bin/chromium where it is
-# not installed, or the browser CHROMIUM_PATH names.
-HEADLESS_SHELL = shutil.which("chromium-headless-shell")
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    if os.environ.get("CHROMIUM_PATH") or not HEADLESS_SHELL:
-        return browser_type_launch_args
-    return {**browser_type_launch_args, "executable_path": HEADLESS_SHELL}
 
 
 class _RequestsInFlight:
