@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.formats import number_format
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ratings.models import Player
@@ -26,4 +27,7 @@ def report_text(report: RecalculationReport) -> str:
     text += "; " + ngettext("DWZ von %(n)d Spieler geändert", "DWZ von %(n)d Spielern geändert", p) % {"n": p}
     if changed:
         text += ": " + "; ".join(changed)
-    return f"{text} ({number_format(report.elapsed, 2)} s)."
+    text = f"{text} ({number_format(report.elapsed, 2)} s)."
+    if report.unfinished is not None:  # stopped at the change: a RecalculationJob does the rest
+        text += " " + _("Die späteren Turniere werden im Hintergrund neu berechnet.")
+    return text

@@ -78,6 +78,13 @@ def test_admin_message_names_players_with_old_and_new_dwz(players):
     text = report_text(report)
     assert "2 Turniere neu ausgewertet; DWZ von 4 Spielern geändert" in text
     assert "Berta, Test 1500 → 1490" in text and "– → 800" in text
+    assert "Hintergrund" not in text
+
+
+def test_admin_message_says_when_the_rest_goes_to_the_background():
+    text = report_text(RecalculationReport(tournaments=[], unfinished={7}))
+    assert text.startswith("0 Turniere neu ausgewertet; DWZ von 0 Spielern geändert (")
+    assert text.endswith("s). Die späteren Turniere werden im Hintergrund neu berechnet.")
 
 
 @pytest.mark.parametrize(
