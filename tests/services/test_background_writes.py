@@ -121,3 +121,26 @@ def test_a_merge_leaves_the_chain_to_a_job_and_its_dry_run_replays_everything(
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         players_merge(keep=keep, drop=drop)
     _finish(callbacks)
+
+
+def test_two_changes_of_one_player_while_the_job_waits_both_reach_his_later_rows(
+    settings, django_capture_on_commit_callbacks
+):
+    """Each stop leaves the player dirty at its own point: the second correction sets his DWZ absolutely,
+    which would make him clean after it, but his rows after it are stale from the second stop on."""
+    saved = _history(25)
+    p, first = _busiest(saved)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        for days, dwz in ((1, 2400), (3, 900)):
+            adjustment_save(
+                adjustment=RatingAdjustment(
+                    player=p,
+                    kind=AdjustmentKind.CORRECTION,
+                    date=first + datetime.timedelta(days=days),
+                    dwz=dwz,
+                    index=20,
+                )
+            )
+    assert len(RecalculationJob.objects.get().resume) == 2
+    _finish(callbacks)

@@ -92,7 +92,11 @@ class Frontier:
     rounds: int = 0  # loading rounds (for the profile)
 
     def push(self, order: OrderKey, key: Key) -> None:
-        if key not in self.queued:
+        if key[0] == "d":
+            # A stop marker per stop: two stopped replays (two saves while the job waits) may leave one
+            # player dirty at two points, and an event between them may make him clean again.
+            heapq.heappush(self.heap, (order, key))
+        elif key not in self.queued:
             self.queued.add(key)
             heapq.heappush(self.heap, (order, key))
 
