@@ -1,5 +1,5 @@
 """Issue 16: the batched per-player loading of the incremental replay (``recalculation.players``) reads the
-same as the single loaders it replaces, in one query per round of players."""
+same as the single loaders it replaces, in one query per kind for a round of players."""
 
 import datetime
 import random
@@ -8,11 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ratings.dwz.replay import day_start
 from ratings.models import Evaluation
-from ratings.services import ratings_verify
 from ratings.services.recalculation.base import IN_CHUNK
-from ratings.services.recalculation.load import load_members, load_start_values, states_before
+from ratings.services.recalculation.load import load_members, load_start_values
 from ratings.services.recalculation.players import load_player_rows, of_players, player_chunks
 from tests.builders import player, round_robin, save_tournament
 from tests.factories import MembershipFactory, PlayerFactory
@@ -20,7 +18,7 @@ from tests.factories import MembershipFactory, PlayerFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_player_rows_match_the_single_loaders_in_one_query():
+def test_player_rows_match_the_single_loaders_in_two_queries():
     rated = player(dwz=1650, index=12)
     elo_only = player(fide_elo=1900)
     nobody = PlayerFactory()
@@ -33,17 +31,11 @@ def test_player_rows_match_the_single_loaders_in_one_query():
     with CaptureQueriesContext(connection) as queries:
         rows = load_player_rows(pks)
 
-    assert len(queries) == 1
+    assert len(queries) == 2
     assert rows.start_values == load_start_values(pks)
     assert rows.start_values[elo_only.pk] == (None, None, 1900)
     assert nobody.pk not in rows.start_values
     assert rows.members == load_members(pks) == {member.pk, nobody.pk}
-    assert rows.current == {
-        rated.pk: (1650, 12),
-        elo_only.pk: (None, None),
-        nobody.pk: (None, None),
-        member.pk: (1400, 3),
-    }
 
 
 def test_player_chunks_follow_the_database():
@@ -52,28 +44,6 @@ def test_player_chunks_follow_the_database():
     assert sorted(pk for part in parts for pk in part) == sorted(pks)
     assert all(part == sorted(part) for part in parts)
     assert len(parts) == (3 if connection.vendor == "sqlite" else 1)
-
-
-def test_states_before_with_the_current_rows_reads_no_player_rows():
-    rng = random.Random(5)
-    group = [player(dwz=1500 + 40 * i, index=4) for i in range(4)]
-    save_tournament(group, round_robin(group, rng), end=datetime.date(2024, 3, 1))
-    assert ratings_verify() == []
-    pks = {p.pk for p in group}
-    since = day_start(datetime.date(2024, 6, 1))  # after every event: the current rows tell the state
-    own = load_player_rows(pks)
-
-    def states(**current):
-        start_values = own.start_values
-        return states_before(
-            since=since, players=pks, reset=set(), stored={}, old_adjustments=[], start_values=start_values,
-            **current,
-        )  # fmt: skip
-
-    expected = states()
-    with CaptureQueriesContext(connection) as queries:
-        assert states(current=own.current) == expected
-    assert not any("ratings_player" in q["sql"] for q in queries.captured_queries)
 
 
 def test_of_players_selects_the_same_rows_as_an_in_list():

@@ -137,7 +137,6 @@ class Frontier:
                     old_adjustments=loaded.old_adjustments,
                     start_values=loaded.start_values,
                     from_history=from_history,
-                    current=loaded.current,
                 )
                 self.states.update(states)
         for pk in new:

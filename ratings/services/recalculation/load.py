@@ -347,7 +347,6 @@ class LoadedPlayers:
     old_adjustments: list[tuple[OrderKey, int, int]]  # every stored dated adjustment from ``since`` on
     start_values: StartValues
     members: set[int]
-    current: dict[int, tuple[int | None, int | None]]  # their current DWZ and index
 
 
 def load_player_events(
@@ -400,7 +399,7 @@ def load_player_events(
     for mine in events.values():
         mine.events.sort()
     own = load_player_rows(players)
-    return LoadedPlayers(events, stored, old_adjustments, own.start_values, own.members, own.current)
+    return LoadedPlayers(events, stored, old_adjustments, own.start_values, own.members)
 
 
 def start_state(start: tuple[int | None, int | None, int | None] | None) -> PlayerState:
@@ -440,7 +439,6 @@ def states_before(
     old_adjustments: list[tuple[OrderKey, int, int]],
     start_values: dict,
     from_history: bool = False,
-    current: Mapping[int, tuple[int | None, int | None]] | None = None,
 ) -> dict[str, PlayerState]:
     """Each player's state just before ``since``, read off the stored data (spec §9 inputs).
 
@@ -449,7 +447,6 @@ def states_before(
     Without stored events from there on, his current row is his state. A dated adjustment records
     nothing of the state before it; then his earlier history is read directly. ``from_history`` reads every
     player's state from his history before ``since`` (the stored rows from there on may be stale).
-    ``current``: the players' current DWZ and index, if the caller has read them.
     """
     # (order, kind, the evaluation row or None for an adjustment)
     first: dict[int, tuple[OrderKey, str, tuple | None]] = {}
@@ -464,8 +461,8 @@ def states_before(
             first[player_id] = (order, "adjustment", None)
 
     need_current = [pk for pk in players if pk not in first and pk not in reset]
-    current = dict(current or {})
-    for chunk in chunks(pk for pk in need_current if pk not in current):
+    current = {}
+    for chunk in chunks(need_current):
         current.update(
             {
                 pk: (dwz, index)

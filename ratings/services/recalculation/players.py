@@ -1,8 +1,8 @@
 """Batched per-player loading for the incremental replay (``incremental.Frontier.track``): what the replay
 needs of the players met in one loading round, in as few queries as the database allows.
 
-PostgreSQL takes a list of ids of any length in one ``IN (...)``; SQLite binds at most 999 parameters, so
-there the lists go in chunks of ``IN_CHUNK``.
+PostgreSQL takes the ids of a round in one query (one array parameter, ``of_players``); SQLite binds at
+most 999 parameters, so there the lists go in ``IN`` chunks of ``IN_CHUNK``.
 """
 
 from __future__ import annotations
@@ -11,21 +11,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import (
-    BooleanField,
-    Exists,
-    F,
-    FilteredRelation,
-    Func,
-    IntegerField,
-    OuterRef,
-    Q,
-    QuerySet,
-    Value,
-)
+from django.db.models import BooleanField, F, Func, IntegerField, QuerySet, Value
 
 from ratings.enums import AdjustmentKind
-from ratings.models import Membership, Player
+from ratings.models import Membership, RatingAdjustment
 
 from .base import IN_CHUNK, chunks
 
@@ -61,39 +50,24 @@ def of_players(queryset: QuerySet, players: Collection[int], column: str = "play
 
 @dataclass(slots=True)
 class PlayerRows:
-    """The players' own rows: current DWZ and index, start values (player pk: (dwz, index, fide_elo)) and
-    which of them hold a membership."""
+    """The players' start values (player pk: (dwz, index, fide_elo)) and which of them hold a membership."""
 
-    current: dict[int, tuple[int | None, int | None]]
     start_values: dict[int, tuple[int | None, int | None, int | None]]
     members: set[int]
 
 
 def load_player_rows(players: Collection[int]) -> PlayerRows:
-    """One query (per chunk) for the player rows, their start values (a start value has a DWZ or an Elo,
-    so a join without one is no start value) and their memberships. ``order_by()``: the model's ordering
-    is not needed."""
-    query = (
-        Player.objects.annotate(
-            start=FilteredRelation("adjustments", condition=Q(adjustments__kind=AdjustmentKind.START))
-        )
-        .order_by()
-        .values_list(
-            "pk",
-            "dwz",
-            "index",
-            "start__dwz",
-            "start__index",
-            "start__fide_elo",
-            Exists(Membership.objects.filter(player=OuterRef("pk"))),
-        )
+    """Start values and memberships of ``players``: two index scans (the partial unique index of start
+    values, the membership's player index). One query joining both to the player rows made PostgreSQL
+    hash all 70,000 start values and 106,000 memberships at 2 M (0.2-0.4 s per loading round, against
+    10-25 ms for the two). ``order_by()``: the models' orderings would join the player and club tables."""
+    start = RatingAdjustment.objects.filter(kind=AdjustmentKind.START).order_by()
+    members = Membership.objects.order_by().values_list("player_id", flat=True).distinct()
+    return PlayerRows(
+        {
+            pk: (dwz, index, fide)
+            for part in of_players(start.values_list("player_id", "dwz", "index", "fide_elo"), players)
+            for pk, dwz, index, fide in part
+        },
+        {pk for part in of_players(members, players) for pk in part},
     )
-    rows = PlayerRows({}, {}, set())
-    for part in of_players(query, players, "pk"):
-        for pk, dwz, index, start_dwz, start_index, start_fide, member in part:
-            rows.current[pk] = (dwz, index)
-            if start_dwz is not None or start_fide is not None:
-                rows.start_values[pk] = (start_dwz, start_index, start_fide)
-            if member:
-                rows.members.add(pk)
-    return rows
