@@ -1,5 +1,5 @@
-"""Issue 16: the batched per-player loading of the incremental replay (``recalculation.players``) reads the
-same as the single loaders it replaces, in one query per kind for a round of players."""
+"""Issue 16: the per-player loading of the incremental replay reads a round of players in one query per kind
+(PostgreSQL: the ids as one array parameter, ``recalculation.players.of_players``)."""
 
 import datetime
 import random
@@ -11,14 +11,14 @@ from django.test.utils import CaptureQueriesContext
 from ratings.models import Evaluation
 from ratings.services.recalculation.base import IN_CHUNK
 from ratings.services.recalculation.load import load_members, load_start_values
-from ratings.services.recalculation.players import load_player_rows, of_players, player_chunks
+from ratings.services.recalculation.players import of_players, player_chunks
 from tests.builders import player, round_robin, save_tournament
 from tests.factories import MembershipFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def test_player_rows_match_the_single_loaders_in_two_queries():
+def test_start_values_and_members_of_a_round_in_two_queries():
     rated = player(dwz=1650, index=12)
     elo_only = player(fide_elo=1900)
     nobody = PlayerFactory()
@@ -29,13 +29,17 @@ def test_player_rows_match_the_single_loaders_in_two_queries():
     pks = {rated.pk, elo_only.pk, nobody.pk, member.pk}
 
     with CaptureQueriesContext(connection) as queries:
-        rows = load_player_rows(pks)
+        start_values, members = load_start_values(pks), load_members(pks)
 
     assert len(queries) == 2
-    assert rows.start_values == load_start_values(pks)
-    assert rows.start_values[elo_only.pk] == (None, None, 1900)
-    assert nobody.pk not in rows.start_values
-    assert rows.members == load_members(pks) == {member.pk, nobody.pk}
+    assert start_values == {
+        rated.pk: (1650, 12, None),
+        elo_only.pk: (None, None, 1900),
+        member.pk: (1400, 3, None),
+    }
+    assert members == {member.pk, nobody.pk}
+    assert start_values == {pk: v for pk, v in load_start_values().items() if pk in pks}
+    assert members == load_members() & pks
 
 
 def test_player_chunks_follow_the_database():

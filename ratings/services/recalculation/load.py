@@ -47,7 +47,7 @@ from .base import (
     stored_order,
     thousandths,
 )
-from .players import load_player_rows, of_players, player_chunks
+from .players import of_players, player_chunks
 
 
 def load_tournament_events(
@@ -318,7 +318,7 @@ def load_start_values(players: Collection[int] | None = None) -> StartValues:
     )
     return {
         player_id: (dwz, index, fide)
-        for chunk in _by_id(query, players, "player_id")
+        for chunk in _of_players(query, players)
         for player_id, dwz, index, fide in chunk
     }
 
@@ -327,7 +327,12 @@ def load_members(players: Collection[int] | None = None) -> set[int]:
     """Players holding a membership (of ``players`` only, if given). ``order_by()``: the model's ordering
     (by club) would otherwise take part in the DISTINCT."""
     query = Membership.objects.order_by().values_list("player_id", flat=True).distinct()
-    return {pk for chunk in _by_id(query, players, "player_id") for pk in chunk}
+    return {pk for chunk in _of_players(query, players) for pk in chunk}
+
+
+def _of_players(queryset, players: Collection[int] | None):
+    """``queryset`` as is, or restricted to ``players`` (PostgreSQL: one array parameter, ``of_players``)."""
+    return [queryset] if players is None else of_players(queryset, players)
 
 
 @dataclass(slots=True)
@@ -398,8 +403,9 @@ def load_player_events(
                 events[pk].adjustments[apk] = (dwz, index)
     for mine in events.values():
         mine.events.sort()
-    own = load_player_rows(players)
-    return LoadedPlayers(events, stored, old_adjustments, own.start_values, own.members)
+    # Two index scans (the partial unique index of start values, the membership's player index): one query
+    # joining both to the player rows made PostgreSQL hash all of them in every loading round at 2 M.
+    return LoadedPlayers(events, stored, old_adjustments, load_start_values(players), load_members(players))
 
 
 def start_state(start: tuple[int | None, int | None, int | None] | None) -> PlayerState:

@@ -8,13 +8,9 @@ most 999 parameters, so there the lists go in ``IN`` chunks of ``IN_CHUNK``.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 
 from django.db import connection
 from django.db.models import BooleanField, F, Func, IntegerField, QuerySet, Value
-
-from ratings.enums import AdjustmentKind
-from ratings.models import Membership, RatingAdjustment
 
 from .base import IN_CHUNK, chunks
 
@@ -46,28 +42,3 @@ def of_players(queryset: QuerySet, players: Collection[int], column: str = "play
 
     ids = Value(sorted(players), output_field=ArrayField(IntegerField()))
     return [queryset.filter(AnyOf(F(column), ids))]
-
-
-@dataclass(slots=True)
-class PlayerRows:
-    """The players' start values (player pk: (dwz, index, fide_elo)) and which of them hold a membership."""
-
-    start_values: dict[int, tuple[int | None, int | None, int | None]]
-    members: set[int]
-
-
-def load_player_rows(players: Collection[int]) -> PlayerRows:
-    """Start values and memberships of ``players``: two index scans (the partial unique index of start
-    values, the membership's player index). One query joining both to the player rows made PostgreSQL
-    hash all 70,000 start values and 106,000 memberships at 2 M (0.2-0.4 s per loading round, against
-    10-25 ms for the two). ``order_by()``: the models' orderings would join the player and club tables."""
-    start = RatingAdjustment.objects.filter(kind=AdjustmentKind.START).order_by()
-    members = Membership.objects.order_by().values_list("player_id", flat=True).distinct()
-    return PlayerRows(
-        {
-            pk: (dwz, index, fide)
-            for part in of_players(start.values_list("player_id", "dwz", "index", "fide_elo"), players)
-            for pk, dwz, index, fide in part
-        },
-        {pk for part in of_players(members, players) for pk in part},
-    )
