@@ -9,13 +9,17 @@ from typing import Any
 
 import django_tables2 as tables
 from django.conf import settings
+from django.template.loader import get_template
 from django.utils.encoding import force_str
 from django.utils.formats import date_format, localize
 from django.utils.hashable import make_hashable
 from django.utils.html import conditional_escape, format_html
+from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django_tables2.utils import Accessor, signature
+from django_tables2.templatetags.django_tables2 import table_page_range
+from django_tables2.utils import Accessor, AttributeDict, signature
 
 from ratings import links
 from ratings.selectors import lists
@@ -46,14 +50,75 @@ class LeanTable(tables.Table):
     class Meta:
         template_name = "ratings/public/_table.html"
 
+    def lean_html(self) -> SafeString:
+        """The whole table as django-tables2's ``bootstrap5-responsive.html`` renders it (the same elements,
+        attributes and text; no blank lines): header with sort links, body, paging links. The template's
+        querystring and paging tags cost more than the 50 rows."""
+        if self.has_footer():  # no public table has one; the stock template knows how to draw it
+            return get_template("django_tables2/bootstrap5-responsive.html").render(
+                {"table": self}, self.request
+            )
+        query = dict(self.request.GET)
+
+        def href(key: str, value: Any) -> str:
+            return html.escape("?" + urlencode({**query, key: value}, doseq=True))
+
+        head = ""
+        if self.show_header:
+            cells = []
+            for column in self.columns:
+                header = conditional_escape(column.header)
+                if column.orderable:
+                    link = href(self.prefixed_order_by_field, column.order_by_alias.next)
+                    header = f'<a href="{link}">{header}</a>'
+                cells.append(f'<th {column.attrs["th"].as_html()} scope="col">{header}</th>')
+            thead_attrs = self.attrs.get("thead", AttributeDict()).as_html()
+            head = f"<thead {thead_attrs}><tr>{''.join(cells)}</tr></thead>"
+        table_attrs = AttributeDict({"class": "table", **self.attrs}).as_html()
+        tbody_attrs = self.attrs.get("tbody", AttributeDict()).as_html()
+        return mark_safe(  # noqa: S308 (escaped above; the body by ``body_html``)
+            f'<div class="table-container table-responsive"><table {table_attrs}>{head}'
+            f"<tbody {tbody_attrs}>\n{self.body_html()}\n</tbody></table>{self._paging_html(href)}</div>"
+        )
+
+    def _paging_html(self, href: Callable[[str, Any], str]) -> str:
+        page = getattr(self, "page", None)
+        if not page or self.paginator.num_pages <= 1:
+            return ""
+        key = self.prefixed_page_field
+        items = []
+        if page.has_previous():
+            link = href(key, page.previous_page_number())
+            items.append(
+                f'<li class="previous page-item"><a href="{link}" class="page-link">'
+                f'<span aria-hidden="true">&laquo;</span> {html.escape(gettext("previous"))}</a></li>'
+            )
+        if page.has_previous() or page.has_next():
+            for number in table_page_range(page, self.paginator):
+                active = " active" if number == page.number else ""
+                link = f'href="{href(key, number)}"' if number != "..." else ""
+                items.append(f'<li class="page-item{active}"><a class="page-link" {link}>{number}</a></li>')
+        if page.has_next():
+            link = href(key, page.next_page_number())
+            items.append(
+                f'<li class="next page-item"><a href="{link}" class="page-link">'
+                f'{html.escape(gettext("next"))} <span aria-hidden="true">&raquo;</span></a></li>'
+            )
+        return (
+            '<nav aria-label="Table navigation"><ul class="pagination justify-content-center">'
+            f"{''.join(items)}</ul></nav>"
+        )
+
     def body_html(self) -> SafeString:
         columns = [self._cell_renderer(column) for column in self.columns]
         if not columns:
             return mark_safe("")
         out: list[str] = []
+        plain_rows = not self.row_attrs  # then a row's attributes are its even/odd class alone
         for row in self.paginated_rows:
             cells = "".join([f"<td {attrs}>{render(row)}</td>" for attrs, render in columns])
-            out.append(f"<tr {row.attrs.as_html()}>{cells}</tr>")
+            attrs = f'class="{row.get_even_odd_css_class()}"' if plain_rows else row.attrs.as_html()
+            out.append(f"<tr {attrs}>{cells}</tr>")
         if not out and self.empty_text:
             out.append(f'<tr><td colspan="{len(columns)}">{conditional_escape(self.empty_text)}</td></tr>')
         return mark_safe("\n".join(out))  # noqa: S308 (every cell escaped by ``cell``, attributes by as_html)
