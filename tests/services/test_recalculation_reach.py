@@ -22,6 +22,7 @@ from ratings.services import (
     tournament_delete,
     tournament_save,
 )
+from ratings.services.recalculation import incremental
 from tests.builders import player, random_history, round_robin, save_tournament
 from tests.conftest import examples
 
@@ -99,6 +100,19 @@ def test_a_change_reaches_every_tournament_a_full_replay_changes(seed):
         report, changed = change(rng, pool, tournaments, kind)
         assert_reached(before, report, changed)
         transaction.savepoint_rollback(savepoint)
+
+
+@pytest.mark.parametrize("tracking", ["lazy", "everyone"])
+@pytest.mark.parametrize("seed", range(examples(2)))
+def test_the_reach_does_not_depend_on_whom_the_replay_tracks(seed, tracking, monkeypatch):
+    """A clean player's input is read off his stored row and only likely-to-turn-dirty players are tracked
+    ahead; the same changes give the same rows when no player is tracked ahead (each is tracked only when
+    he turns dirty) and when every player met is tracked from the changed point on."""
+    if tracking == "lazy":
+        monkeypatch.setattr(incremental.Frontier, "opponents_of_dirty", lambda self, event: set())
+    else:
+        monkeypatch.setattr(incremental, "row_state", lambda row, stored, order: None)
+    test_a_change_reaches_every_tournament_a_full_replay_changes(seed)
 
 
 def assert_reached(before: dict[int, list[tuple]], report, changed: set[int]) -> None:

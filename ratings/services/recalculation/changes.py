@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from ratings.dwz import evaluate
+from ratings.dwz import evaluate, sets_rating
 from ratings.dwz.replay import (
     AdjustmentEvent,
     Event,
@@ -36,6 +36,7 @@ from .base import END_OF_TIME, RecalculationReport, engine_id, without_cyclic_gc
 from .full import recalculate_full
 from .incremental import Frontier, just_after
 from .load import (
+    RESULT_ROW,
     StoredTournament,
     load_adjustment_events,
     load_members,
@@ -297,9 +298,7 @@ def _write(
         evaluations, restpartien = evaluation_rows(tid, events[tid], result, decimals)
         new_evaluations += evaluations
         new_restpartien += restpartien
-        touched.update(int(pr.id) for pr in result.players)
-        if before is not None:
-            touched |= before.player_ids()
+        touched |= _rows_changed(before, result, events[tid].order)
     # Tournaments that must lose their rows: rewritten, removed, or no longer rated.
     clear = set(write) | removed | {tid for tid in stored if tid not in events}
     for tid in (clear - set(write)) & stored.keys():
@@ -307,6 +306,23 @@ def _write(
     replace_rows(clear, new_evaluations, new_restpartien)
     RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
     return touched
+
+
+def _rows_changed(before: StoredTournament | None, result: TournamentResult, order: OrderKey) -> set[int]:
+    """The players whose DWZ, index or last evaluation the tournament's new rows may change: all of them if
+    it moved or is new, otherwise those whose row now sets another DWZ or index, or sets it where it did
+    not (or the other way round), and those who entered or left it. Another Leistung or expected score
+    alone leaves the player's row in the list as it is."""
+    if before is None or before.order != order or before.edition != result.edition:
+        return {int(pr.id) for pr in result.players} | (before.player_ids() if before is not None else set())
+    old = {row[0]: _player_part(row) for row in before.rows}
+    changed = {int(pr.id) for pr in result.players if old.pop(pr.id, None) != _player_part(RESULT_ROW(pr))}
+    return changed | {int(pid) for pid in old}
+
+
+def _player_part(row: tuple) -> tuple:
+    """What a stored row gives the player's own row: whether it sets his DWZ, and DWZ and index after it."""
+    return sets_rating(row[1], row[4]), row[10], row[11]  # status, n, dwz_new, index_new
 
 
 def recalculate(

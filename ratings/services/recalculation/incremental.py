@@ -4,14 +4,18 @@ A tournament must be evaluated again only if it changed, has no stored results, 
 *dirty* when it comes (his input may differ from the stored one). A dirty player's next event is therefore
 always replayed, and nothing else of his: the frontier is a heap of the next events of the dirty players
 (plus the changed tournaments and adjustments), walked in the official order. Only the tournaments popped
-from it are loaded with pairings and stored rows, and only the players met there are loaded with their
-own events from the changed point on (indexed lookups by player and tournament). A clean player's state
-at a tournament is his state at the changed point advanced through his own stored results and dated
-adjustments up to it, exactly what a replay of every event would give him. The per-tournament rules
+from it are loaded with pairings and stored rows (by tournament, indexed). The per-tournament rules
 (evaluate, compare with the stored result, dirty or clean again) are those of ``ratings.dwz.replay``.
 
-The cost is therefore the reach of the change (typically a few dozen to a few hundred tournaments), not
-the size of the history after the changed point.
+A clean player's input to a re-evaluated tournament is the one stored in his row there (``row_state``):
+the stored rows of a clean player are, by induction, what a replay of every event gives him. Only players
+whose row does not tell it (no DWZ: Restpartien and FIDE ratings count) and the players likely to turn
+dirty (dirty ones' opponents) are *tracked*: their own events from the changed point on are loaded by
+player and their state is carried from event to event. A player who turns dirty untracked is tracked from
+that tournament on before the next event is taken from the heap.
+
+The cost is therefore the reach of the change (typically a few dozen to a few hundred tournaments and the
+players who turn dirty there), not the size of the history after the changed point.
 """
 
 from __future__ import annotations
@@ -35,16 +39,19 @@ from ratings.dwz.replay import (
     normalise,
     tournament_input,
 )
-from ratings.dwz.types import PlayerResult, TournamentResult
+from ratings.dwz.types import PlayerResult, Status, TournamentResult
 
 from .base import END_OF_TIME, engine_id
 from .load import (
     PlayerEvents,
     StoredTournament,
+    load_members,
     load_player_events,
+    load_stored,
     load_tournament_events,
     states_before,
 )
+from .players import dated_adjustments
 
 Key = tuple[str, int]  # ("t", tournament pk), ("a", adjustment pk) or ("d", player pk): dirty from here
 AFTER_EVERYTHING: OrderKey = (END_OF_TIME, 9, 9, "", 0)
@@ -80,12 +87,15 @@ class Frontier:
     position: dict[int, OrderKey] = field(default_factory=dict)  # the player's last applied event
     adjustment_player: dict[int, int] = field(default_factory=dict)
     stored_order: dict[int, OrderKey] = field(default_factory=dict)  # of every stored row seen
-    seen: dict[int, StoredTournament] = field(
-        default_factory=dict
-    )  # the tracked players' rows, by tournament
     members: set[int] = field(default_factory=set)
+    member_known: set[int] = field(default_factory=set)  # players whose memberships were read
     dirty: set[str] = field(default_factory=set)
-    touched: set[str] = field(default_factory=set)  # ever dirty or evaluated
+    touched: set[str] = field(default_factory=set)  # ever dirty
+    # Players evaluated without being tracked (clean there, state read off their stored row): the position
+    # of their last evaluated tournament and their state after it, until they are tracked from there on.
+    untracked: dict[int, tuple[OrderKey, PlayerState]] = field(default_factory=dict)
+    pending: set[int] = field(default_factory=set)  # untracked players turned dirty: track, queue next
+    adjustments: dict[int, list[tuple[OrderKey, int, int, int]]] | None = None  # dated, by player
     evaluated: dict[int, TournamentResult] = field(default_factory=dict)
     heap: list[tuple[OrderKey, Key]] = field(default_factory=list)
     queued: set[Key] = field(default_factory=set)
@@ -115,17 +125,10 @@ class Frontier:
         )
         self.players.update(loaded.events)
         self.stored_order.update({tid: t.order for tid, t in loaded.stored.items()})
-        for tid, t in loaded.stored.items():
-            known = self.seen.get(tid)
-            if known is None:
-                self.seen[tid] = t
-                continue
-            known.rows += t.rows
-            if (known.edition, known.order) != (t.edition, t.order):  # rows that disagree: never equal
-                known.edition, known.order = None, min(known.order, t.order)
         for pk, mine in loaded.events.items():
             self.adjustment_player.update(dict.fromkeys(mine.adjustments, pk))
         self.members |= loaded.members
+        self.member_known |= new
         historic = new & self.from_history
         for players, from_history in ((new - historic, False), (historic, True)):
             if players:
@@ -141,6 +144,8 @@ class Frontier:
                 self.states.update(states)
         for pk in new:
             self.position[pk] = BEFORE_EVERYTHING
+            if pk in self.untracked:  # evaluated before: go on from there
+                self.position[pk], self.states[str(pk)] = self.untracked.pop(pk)
 
     def catch_up(self, pk: int, until: OrderKey, *, inclusive: bool = False) -> None:
         """Advance a player through his own stored results and adjustments up to ``until``."""
@@ -177,22 +182,44 @@ class Frontier:
 
     def load(self, first: int) -> None:
         """Load ``first``, every other tournament waiting in the heap (all of them will be evaluated) and the
-        ones likely to follow (``ahead``)."""
+        ones likely to follow (``ahead``), with their stored rows (by tournament: a tournament's rows lie
+        together, a player's are scattered over the table).
+
+        Only the players whose input the stored row does not tell (``row_state``) are tracked here; the
+        others enter with their stored input and are tracked only if they turn dirty (``pending``)."""
         wanted = {first} | {pk for _, (kind, pk) in self.heap if kind == "t"}
         wanted |= self.ahead()
         wanted -= self.events.keys()
         self.rounds += 1
         events = load_tournament_events(self.since[0], self.removed_t, only=wanted)
         self.add(events)
-        self.track({int(pid) for ev in events for pid, _ in ev.players})
-        # A tournament's stored rows are its players' rows, all tracked now (no query of their own).
+        rows = load_stored(self.since[0], {cast(int, ev.key) for ev in events} - self.stored.keys())
+        need: set[int] = set()
         for ev in events:
             tid = cast(int, ev.key)
-            rows = self.seen.get(tid)
-            if tid not in self.stored and rows is not None:
+            stored = rows.get(tid)
+            if tid not in self.stored and stored is not None:
                 place = {pid: i for i, (pid, _) in enumerate(ev.players)}
-                rows.rows.sort(key=lambda row: place.get(row[0], len(place)))
-                self.stored[tid] = rows
+                stored.rows.sort(key=lambda row: place.get(row[0], len(place)))
+                self.stored[tid] = stored
+                self.stored_order[tid] = stored.order
+            mine = self.stored.get(tid)
+            by_player = {} if mine is None else {row[0]: row for row in mine.rows}
+            for pid, _ in ev.players:
+                if row_state(by_player.get(pid), mine, ev.order) is None:
+                    need.add(int(pid))
+            need |= self.opponents_of_dirty(ev)
+        self.track(need)
+
+    def opponents_of_dirty(self, event: TournamentEvent) -> set[int]:
+        """The players of ``event`` who meet a player dirty now: the likeliest to turn dirty there (their
+        expected scores change), tracked in this round's queries rather than one more query each later."""
+        dirty = {pid for pid, _ in event.players} & self.dirty
+        if not dirty:
+            return set()
+        found = {int(g.black) for g in event.games if g.white in dirty}
+        found |= {int(g.white) for g in event.games if g.black in dirty}
+        return found
 
     def ahead(self) -> set[int]:
         """The next ``AHEAD`` tournaments of every dirty player (his queued one and the ones after it): a
@@ -229,29 +256,86 @@ class Frontier:
         if event is None:
             return  # no longer rated (its stored rows are cleared by the caller)
         pks = [int(pid) for pid, _ in event.players]
-        for pk in pks:
-            self.catch_up(pk, event.order)
         stored = self.stored.get(tid)
+        by_player = {} if stored is None else {row[0]: row for row in stored.rows}
+        for pk in pks:
+            if pk in self.players:
+                self.catch_up(pk, event.order)
+                continue
+            # Clean and not tracked: his input is the one stored with this tournament.
+            state = row_state(by_player.get(str(pk)), stored, event.order)
+            if state is None:
+                raise RuntimeError(f"recalculation: player {pk} untracked without his stored input in {tid}")
+            self.states[str(pk)] = state
         before = stored.result() if stored is not None else None
         must = before is None or ("t", tid) in self.changed or any(str(pk) in self.dirty for pk in pks)
         if not must:  # every player clean (never expected from the heap): apply the stored result
             assert before is not None
             for pr in before.players:
-                self.states[pr.id] = advance(self.states.get(pr.id) or EMPTY, pr, event.end_date)
-                self.position[int(pr.id)] = event.order
+                self.moved(int(pr.id), event, advance(self.states.get(pr.id) or EMPTY, pr, event.end_date))
             return
-        result = normalise(evaluator(tournament_input(event, self.states)), lambda p: int(p) in self.members)
+        result = evaluator(tournament_input(event, self.states))
+        unknown = {int(pr.id) for pr in result.players if pr.restpartien} - self.member_known
+        if unknown:  # never expected: Restpartien go to players without a DWZ, who are tracked
+            self.members |= load_members(unknown)
+            self.member_known |= unknown
+        result = normalise(result, lambda p: int(p) in self.members)
         self.evaluated[tid] = result
         old_by_id = {} if before is None else {pr.id: pr for pr in before.players}
         for pr in result.players:
-            self.states[pr.id] = advance(self.states.get(pr.id) or EMPTY, pr, event.end_date)
-            self.position[int(pr.id)] = event.order
-            self.touched.add(pr.id)
+            pk = int(pr.id)
+            self.moved(pk, event, advance(self.states.get(pr.id) or EMPTY, pr, event.end_date))
             if still_dirty(old_by_id.get(pr.id), pr, was_dirty=pr.id in self.dirty):
                 self.dirty.add(pr.id)
-                self.push_next(int(pr.id), event.order)
+                self.touched.add(pr.id)
+                if pk in self.players:
+                    self.push_next(pk, event.order)
+                else:
+                    self.pending.add(pk)  # his next event is queued once he is tracked (``run``)
             else:
                 self.dirty.discard(pr.id)
+
+    def moved(self, pk: int, event: TournamentEvent, state: PlayerState) -> None:
+        """The player's state after ``event``; tracked: his position too, untracked: for ``track_from``."""
+        self.states[str(pk)] = state
+        if pk in self.players:
+            self.position[pk] = event.order
+        else:
+            self.untracked[pk] = (event.order, state)
+
+    def track_from(self, pks: set[int]) -> None:
+        """Track untracked players from their last evaluated tournament on (``untracked``): their stored
+        rows from its end date on and their dated adjustments. They entered it with a DWZ (``row_state``),
+        so Restpartien and the FIDE rating of a start value no longer reach their inputs (a dated
+        adjustment always sets a DWZ)."""
+        new = {pk for pk in pks if pk not in self.players}
+        if not new:
+            return
+        if self.adjustments is None:
+            self.adjustments = dated_adjustments(self.since, self.removed_a)
+        first = min(self.untracked[pk][0][0] for pk in new)
+        stored = load_stored(first, players=new)
+        events = {pk: PlayerEvents() for pk in new}
+        for tid, t in stored.items():
+            self.stored_order.setdefault(tid, t.order)
+            listed = tid not in self.removed_t and tid not in self.seeds and tid not in self.stale
+            for row in t.rows:
+                mine = events[int(row[0])]
+                mine.rows[tid] = row
+                if listed:
+                    mine.events.append((t.order, ("t", tid)))
+        for tid, ev in self.seeds.items():
+            for pid, _ in ev.players:
+                if int(pid) in events:
+                    events[int(pid)].events.append((ev.order, ("t", tid)))
+        for pk, mine in events.items():
+            for order, apk, dwz, index in self.adjustments.get(pk, ()):
+                mine.events.append((order, ("a", apk)))
+                mine.adjustments[apk] = (dwz, index)
+                self.adjustment_player[apk] = pk
+            mine.events.sort()
+            self.players[pk] = mine
+            self.position[pk], self.states[str(pk)] = self.untracked.pop(pk)
 
     def adjustment(self, order: OrderKey, apk: int) -> None:
         pk = self.adjustment_player[apk]
@@ -280,8 +364,13 @@ class Frontier:
         until: OrderKey | None = None,
     ) -> None:
         """Walk the heap in order (up to and including ``until``, if given)."""
-        while self.heap:
-            if until is not None and self.heap[0][0] > until:
+        while True:
+            if self.pending:  # their next events may come before the heap's first
+                pending, self.pending = self.pending, set()
+                self.track_from(pending)
+                for pk in pending:
+                    self.push_next(pk, self.position[pk])
+            if not self.heap or (until is not None and self.heap[0][0] > until):
                 break
             order, (kind, pk) = heapq.heappop(self.heap)
             if kind == "t":
@@ -295,6 +384,7 @@ class Frontier:
 
     def finish(self, pks: set[int], *, until: OrderKey | None = None) -> None:
         """Bring the players to their final states (after all their events, or those up to ``until``)."""
+        self.track_from(pks & self.untracked.keys())
         self.track(pks)
         for pk in pks:
             self.catch_up(pk, AFTER_EVERYTHING if until is None else until, inclusive=True)
@@ -326,6 +416,25 @@ class Frontier:
         if mine.events and mine.events[-1][0] > until:
             return True
         return any(self.stored_order[tid] > until for tid in mine.rows)
+
+
+_ENTERED_WITH_DWZ = (Status.RATED.value, Status.NON_MEMBER.value)
+
+
+def row_state(row: tuple | None, stored: StoredTournament | None, order: OrderKey) -> PlayerState | None:
+    """A clean player's state entering a tournament, read off his stored row there (``states_before`` reads
+    the state at the changed point the same way), or None if the row does not tell it: no row, rows at
+    another position, or an input without a DWZ (then the Restpartien and a FIDE rating count).
+
+    With a DWZ only DWZ and index reach the input (a dated adjustment always sets both, so the DWZ never
+    goes again); stored ``dwz_old`` / ``index_old`` are the input of the replay that wrote the row, which
+    for a clean player is his state there."""
+    if row is None or stored is None or stored.order != order or stored.edition is None:
+        return None
+    # row: id, status, dwz_old, index_old, ..., fide_takeover at 13
+    if row[1] in _ENTERED_WITH_DWZ and row[2] is not None and not row[13]:
+        return PlayerState(row[2], row[3])
+    return None
 
 
 def still_dirty(old: PlayerResult | None, new: PlayerResult, *, was_dirty: bool) -> bool:

@@ -1,5 +1,5 @@
 """Batched per-player loading for the incremental replay (``incremental.Frontier.track``): what the replay
-needs of the players met in one loading round, in as few queries as the database allows.
+needs of the players it tracks in one loading round, in as few queries as the database allows.
 
 PostgreSQL takes the ids of a round in one query (one array parameter, ``of_players``); SQLite binds at
 most 999 parameters, so there the lists go in ``IN`` chunks of ``IN_CHUNK``.
@@ -11,6 +11,9 @@ from collections.abc import Collection
 
 from django.db import connection
 from django.db.models import BooleanField, F, Func, IntegerField, QuerySet, Value
+
+from ratings.dwz.replay import OrderKey, adjustment_order
+from ratings.models import RatingAdjustment
 
 from .base import IN_CHUNK, chunks
 
@@ -42,3 +45,22 @@ def of_players(queryset: QuerySet, players: Collection[int], column: str = "play
 
     ids = Value(sorted(players), output_field=ArrayField(IntegerField()))
     return [queryset.filter(AnyOf(F(column), ids))]
+
+
+def dated_adjustments(
+    since: OrderKey, removed: Collection[int]
+) -> dict[int, list[tuple[OrderKey, int, int, int]]]:
+    """Every dated adjustment from ``since`` on but the ``removed`` ones, by player: ``(order, pk, dwz,
+    index)`` (one query: a handful per year, against a scattered lookup per player)."""
+    found: dict[int, list[tuple[OrderKey, int, int, int]]] = {}
+    rows = (
+        RatingAdjustment.objects.filter(date__isnull=False, date__gte=since[0])
+        .order_by()
+        .values_list("pk", "player_id", "date", "dwz", "index")
+    )
+    for pk, player_id, date, dwz, index in rows:
+        assert date is not None and dwz is not None and index is not None  # a dated adjustment sets both
+        order = adjustment_order(date, pk)
+        if order >= since and pk not in removed:
+            found.setdefault(player_id, []).append((order, pk, dwz, index))
+    return found
