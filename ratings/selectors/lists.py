@@ -50,14 +50,23 @@ def rating_list() -> QuerySet[Player]:
 
 
 def primary_clubs(*, player_ids: Iterable[int] | None) -> dict[int, tuple[str, str, str]]:
-    """Each player's primary club as (name, ZPS, member number), of ``player_ids`` or all (one query)."""
-    memberships = Membership.objects.current().primary_first()
+    """Each player's primary club as (name, ZPS, member number), of ``player_ids`` or all (one query).
+
+    The primary of a player's current memberships is chosen here, in ``primary_first``'s order (status,
+    then the oldest): sorted by the database, the whole federation's 100,000 memberships spilled to disk."""
+    memberships = Membership.objects.current().order_by()
     if player_ids is not None:
         memberships = memberships.filter(player_id__in=list(player_ids))
-    out: dict[int, tuple[str, str, str]] = {}
-    for player_id, *club in memberships.values_list("player_id", "club__name", "club__zps", "member_number"):
-        out.setdefault(player_id, tuple(club))  # type: ignore[arg-type]
-    return out
+    rows = memberships.values_list(
+        "player_id", "status", "valid_from", "pk", "club__name", "club__zps", "member_number"
+    )
+    best: dict[int, tuple] = {}
+    for player_id, status, valid_from, pk, *club in rows:
+        key = (status is None, status or "", valid_from is not None, valid_from or datetime.date.min, pk)
+        known = best.get(player_id)
+        if known is None or key < known[0]:
+            best[player_id] = (key, tuple(club))
+    return {player_id: club for player_id, (_key, club) in best.items()}
 
 
 def ranked(queryset: QuerySet[Player]) -> QuerySet[Player]:
