@@ -10,7 +10,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.utils import flatatt
 from django.utils.choices import BaseChoiceIterator
-from django.utils.html import escape
+from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -230,15 +230,46 @@ class ParticipantSelect(forms.Select):
         return mark_safe(f"<select{flatatt(final)}>{options}</select>")  # noqa: S308
 
 
+class _StringInput:
+    """An input rendered as Django's ``input.html`` renders it, without the template engine: a 300-player,
+    11-round Swiss shows 3,300 round and result inputs, and their template rendering was about a third of
+    the page's CPU time."""
+
+    input_type: str
+
+    def render(self, name, value, attrs=None, renderer=None):
+        value = self.format_value(value)  # type: ignore[attr-defined]
+        html = [f'<input type="{conditional_escape(self.input_type)}" name="{conditional_escape(name)}"']
+        if value is not None:
+            html.append(f' value="{conditional_escape(value)}"')
+        for key, val in self.build_attrs(self.attrs, attrs).items():  # type: ignore[attr-defined]
+            if val is True:
+                html.append(f" {conditional_escape(key)}")
+            elif val is not False:
+                html.append(f' {conditional_escape(key)}="{conditional_escape(val)}"')
+        # Every name and value above went through conditional_escape, as the template's autoescape does.
+        return mark_safe("".join(html) + ">")  # noqa: S308
+
+
+class BoardNumberInput(_StringInput, forms.NumberInput):
+    pass
+
+
+class BoardTextInput(_StringInput, forms.TextInput):
+    pass
+
+
 class BoardForm(forms.Form):
-    round = forms.IntegerField(label=_("Runde"), min_value=1, max_value=99, required=False)
+    round = forms.IntegerField(
+        label=_("Runde"), min_value=1, max_value=99, required=False, widget=BoardNumberInput
+    )
     white = ParticipantField(
         label=_("Weiß"), coerce=int, required=False, empty_value=None, widget=ParticipantSelect
     )
     black = ParticipantField(
         label=_("Schwarz"), coerce=int, required=False, empty_value=None, widget=ParticipantSelect
     )
-    result = forms.CharField(label=_("Ergebnis"), max_length=8, required=False)
+    result = forms.CharField(label=_("Ergebnis"), max_length=8, required=False, widget=BoardTextInput)
 
     def __init__(
         self, *args, players: list[Player] | ParticipantChoices, rounds: int | None = None, **kwargs

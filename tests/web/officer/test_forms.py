@@ -143,6 +143,32 @@ def test_board_errors(players, row, field, message):
     assert message in " ".join(formset.forms[0].errors[field])
 
 
+@pytest.mark.parametrize(
+    "row",
+    [
+        {},
+        {"round": 1, "result": "1"},
+        {"round": "x<y", "result": '"><script>'},
+        {"round": 4, "result": "½ "},
+    ],
+)
+def test_board_inputs_render_as_the_django_template_does(players, row):
+    """The round and result inputs skip the template engine; their HTML is the template's, byte for byte
+    (with and without errors, escaped)."""
+    from django import forms
+
+    formset = boards(players, [row], rounds=3)
+    formset.is_valid()
+    form = formset.forms[0]
+    for name, django_widget in (("round", forms.NumberInput), ("result", forms.TextInput)):
+        bound = form[name]
+        plain = str(bound)
+        template = django_widget(attrs=bound.field.widget.attrs)
+        template.is_required = bound.field.widget.is_required
+        bound.field.widget = template
+        assert plain == str(bound), name
+
+
 def test_board_player_twice_in_a_round(players):
     a, b, c = (p.pk for p in players)
     formset = boards(
