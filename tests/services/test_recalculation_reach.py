@@ -169,3 +169,26 @@ def test_a_late_insertion_costs_the_same_queries_however_much_unrelated_history_
     few = late_insertion_queries(2)
     transaction.savepoint_rollback(savepoint)
     assert late_insertion_queries(12) == few
+
+
+def test_rows_of_a_reevaluated_tournament_change_in_place():
+    """A later tournament at its place with the same players keeps its stored rows: the rows that differ
+    are overwritten (same ids), the others stay as they are; Restpartien follow their row."""
+    rng = random.Random(11)
+    rated = [player(dwz=1500 + 60 * i, index=7) for i in range(4)]
+    newcomer = player()
+    group = [*rated, newcomer]
+    later = []
+    for month in (3, 5, 7):
+        t, _ = save_tournament(group, round_robin(group, rng), end=datetime.date(2024, month, 10))
+        later.append(t.pk)
+    ids_before = dict(Evaluation.objects.filter(tournament_id__in=later).values_list("pk", "player_id"))
+    rows_before = stored_rows()
+    late, report = save_tournament(rated[:2], round_robin(rated[:2], rng), end=datetime.date(2024, 1, 10))
+    assert set(report.tournaments) >= {late.pk, later[0]}
+    after = stored_rows()
+    assert {tid for tid in later if after[tid] != rows_before[tid]}  # the chain changed later rows
+    ids_after = dict(Evaluation.objects.filter(tournament_id__in=later).values_list("pk", "player_id"))
+    assert ids_after == ids_before
+    assert after == full_replay_rows()
+    assert ratings_verify() == []

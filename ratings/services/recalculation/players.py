@@ -13,9 +13,11 @@ from django.db import connection
 from django.db.models import BooleanField, F, Func, IntegerField, QuerySet, Value
 
 from ratings.dwz.replay import OrderKey, adjustment_order
-from ratings.models import RatingAdjustment
+from ratings.models import Evaluation, RatingAdjustment, Restpartie
+from ratings.services import bulk
 
 from .base import IN_CHUNK, chunks
+from .write import EVALUATION_FIELDS
 
 # On PostgreSQL a round's players in one query (a round meets a few thousand at 2 M evaluations).
 PG_CHUNK = 50_000
@@ -63,4 +65,40 @@ def dated_adjustments(
         order = adjustment_order(date, pk)
         if order >= since and pk not in removed:
             found.setdefault(player_id, []).append((order, pk, dwz, index))
+    return found
+
+
+def update_in_place(rows: list[tuple], renewed: set[tuple[int, int]]) -> None:
+    """Overwrite stored evaluation rows with ``rows`` (``write.EVALUATION_FIELDS[1:]`` order) by tournament
+    and player, and delete the Restpartien of the ``renewed`` (tournament, player) pairs (the caller
+    inserts their new ones). An update that keeps the keys needs no foreign-key check and no new index
+    entries."""
+    if rows:
+        wanted = {(row[0], row[1]): row for row in rows}
+        ids = _ids_of_pairs(Evaluation, wanted.keys())
+        bulk.update_rows(
+            Evaluation, EVALUATION_FIELDS[6:], [(ids[pair], *row[5:]) for pair, row in wanted.items()]
+        )
+    if renewed:
+        gone = sorted(_ids_of_pairs(Restpartie, renewed, every=True).values())
+        for chunk in chunks(gone):
+            Restpartie.objects.filter(pk__in=chunk).delete()
+
+
+def _ids_of_pairs(model, pairs: Collection[tuple[int, int]], *, every: bool = False) -> dict:
+    """The primary keys of ``model``'s rows of the (tournament, player) ``pairs``: one query by both
+    indexed columns on PostgreSQL (a superset, narrowed here), by tournament chunks on SQLite. ``every``:
+    several rows per pair (keyed by (tournament, player, pk))."""
+    wanted = set(pairs)
+    query = model.objects.order_by().values_list("tournament_id", "player_id", "pk")
+    tournaments = {tid for tid, _ in wanted}
+    if connection.vendor == "postgresql":
+        parts = of_players(of_players(query, tournaments, "tournament_id")[0], {pk for _, pk in wanted})
+    else:
+        parts = [query.filter(tournament_id__in=chunk) for chunk in chunks(sorted(tournaments))]
+    found: dict = {}
+    for part in parts:
+        for tid, player_id, pk in part:
+            if (tid, player_id) in wanted:
+                found[(tid, player_id, pk) if every else (tid, player_id)] = pk
     return found
