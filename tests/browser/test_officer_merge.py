@@ -50,9 +50,7 @@ def test_officer_merges_a_duplicate(live_server, page, log_in):
     expect(page.locator("#merge-keep")).to_have_text("C0501-1")
     expect(page.locator("#merge-tournaments")).to_contain_text("Stadtmeisterschaft")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.set_viewport_size({"width": 390, "height": 900})
-    page.reload()
-    expect(page.locator("#merge-keep")).to_have_text("C0501-1")
+    page.set_viewport_size({"width": 390, "height": 900})  # CSS alone lays it out: no reload
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert Player.objects.filter(pk=typed.pk).exists()
     page.locator("#merge-confirm").click()
