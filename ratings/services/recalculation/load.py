@@ -270,19 +270,19 @@ def load_stored(
         "code_suffix",
         "edition",
     )
-    coefficients: dict[int | None, Decimal | None] = {None: None}
+    coefficients = _Tenths()
     no_restpartien = ()
-    current: tuple = (None, None, None, None)
+    with_restpartien = {tid for tid, _ in restpartien}  # a few: most rows skip the (tid, player) lookup
+    # The head of the rows being read; compared field by field (no tuple per row).
+    cur_tid = cur_end = cur_suffix = cur_edition = None
     rows: list[tuple] = []
     for queryset in selected(query):
         rows_of_query = select_rows(queryset)
         for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
              dwz_new, index_new, takeover, entry_rating, end, suffix, edition) in rows_of_query:  # fmt: skip
-            if (tid, end, suffix, edition) != current:
-                current = (tid, end, suffix, edition)
-                rows = add_head(tid, current[1:]).rows
-            if coefficient not in coefficients:
-                coefficients[coefficient] = Decimal(coefficient).scaleb(-1)
+            if tid != cur_tid or end != cur_end or suffix != cur_suffix or edition != cur_edition:
+                cur_tid, cur_end, cur_suffix, cur_edition = tid, end, suffix, edition
+                rows = add_head(tid, (end, suffix, edition)).rows
             rows.append(
                 (
                     str(player_id),
@@ -297,12 +297,22 @@ def load_stored(
                     performance,
                     dwz_new,
                     index_new,
-                    restpartien.get((tid, player_id), no_restpartien),
+                    restpartien.get((tid, player_id), no_restpartien)
+                    if tid in with_restpartien
+                    else no_restpartien,
                     takeover,
                     entry_rating,
                 )
             )
     return stored
+
+
+class _Tenths(dict):
+    """Tenths (the scaled coefficient column) -> ``Decimal``, computed once per value; None stays None."""
+
+    def __missing__(self, tenths: int | None) -> Decimal | None:
+        self[tenths] = value = None if tenths is None else Decimal(tenths).scaleb(-1)
+        return value
 
 
 StartValues = dict[int, tuple[int | None, int | None, int | None]]  # player pk: (dwz, index, fide_elo)
