@@ -233,3 +233,30 @@ def standings_row(line, file_ranks) -> str:
         f'      <td class="name"><a href="{_h(href)}">{_h(row.player.name)}</a></td>\n'
         f'      <td class="num">{_h(points(standing.points))}</td>\n      {values}{file_rank}</tr>'
     )
+
+
+@register.simple_tag
+def past_member_row(membership) -> str:
+    """One row of a club's former members (a large club shows 100): the template's link and two dates a row
+    were most of the club page's template time."""
+    player = membership.player
+    href = links.url("ratings:player-detail", player.key)
+    number = _h(membership.member_number) if membership.member_number else "—"
+    since = short_date(membership.valid_from) if membership.valid_from else "—"
+    until = short_date(membership.valid_until) if membership.valid_until else ""
+    return mark_safe(  # noqa: S308 (every value escaped by _h; dates and links are plain)
+        f'<tr><td><a href="{href}">{_h(player.name)}</a></td><td>{number}</td>'
+        f'<td class="d-none d-sm-table-cell">{since}</td><td>{until}</td></tr>'
+    )
+
+
+@register.simple_tag
+def tournament_list_row(tournament) -> str:
+    """One row of a short tournament list (a club's latest, the home page's)."""
+    end = short_date(tournament.end_date) if tournament.end_date else ""
+    href = links.url("ratings:tournament-detail", tournament.pk)
+    code = _h(tournament.code) if tournament.code else "—"
+    return mark_safe(  # noqa: S308 (every value escaped by _h; the date and link are plain)
+        f'<tr><td>{end}</td><td><a href="{href}">{_h(tournament.name)}</a></td><td>{code}</td>'
+        f'<td class="num">{_h(tournament.players)}</td></tr>'
+    )

@@ -104,8 +104,8 @@ def test_query_counts(client, populate, django_assert_num_queries, item_count):
     with django_assert_num_queries(2):  # count, page
         response = client.get("/turniere/")
     assert len(response.context["table"].page.object_list) == item_count + 1
-    # club, count, page, clubs, ranks, tournaments (3), past, figures (memberships, their players' DWZ)
-    with django_assert_num_queries(11):
+    # club, count, page, clubs, ranks, tournaments (3), past, figures (memberships with their players' DWZ)
+    with django_assert_num_queries(10):
         response = client.get("/vereine/C0501/")
     assert len(response.context["table"].page.object_list) == item_count + 1
     with django_assert_num_queries(8):  # organisation, form, count, page, clubs, ranks, children, clubs
