@@ -3,10 +3,11 @@ typed as "3 7 1" + Enter, a completed round moves on by itself. The keys of a ty
 click is needed) and must stay at or below 60. The draft survives a tab switch and a reload, typed but unsent
 input asks before leaving, and only "Speichern und auswerten" rates it.
 
-The whole flow runs at 1366 px, with round 1 typed board by board and rounds 2 to 5 pasted a round at a time
-("Runde übernehmen"): each typed board is a page load, and typing all 25 at both widths (40 s of the suite)
-proved nothing five boards do not. At 390 px the participants and round pages are checked for their layout,
-with boards typed there too and the rest of the round pasted.
+One flow, as one officer would enter it: round 1 typed board by board at 1366 px; round 2 on a phone
+(390 px: the participants and round pages checked for their layout, a board typed, the rest of the round
+pasted); rounds 3 to 5 pasted a round at a time ("Runde übernehmen") at 1366 px again. Each typed board is a
+page load: typing all 25 at both widths (40 s of the suite) proved nothing these boards do not, and a second
+flow at 390 px repeated the participants and the first round for a layout check that a resize gives as well.
 """
 
 import datetime
@@ -115,13 +116,14 @@ def _no_sideways_scroll(page):
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
 
 
-def _participants_by_dwz(page, base, log_in, swiss, width):
-    """Logged in at ``width``, participants in bulk: one id a line, then start numbers by DWZ (newcomers
-    last). Returns the list that collects the page's errors."""
+def test_swiss_by_rounds_with_the_keyboard(live_server, page, swiss, log_in):
     tournament, players = swiss
-    page.set_viewport_size({"width": width, "height": 900})
+    base = live_server.url
+    page.set_viewport_size({"width": 1366, "height": 900})
     errors = collect_errors(page)
     log_in(page, "referent")
+
+    # Participants in bulk: one id a line, then start numbers by DWZ (newcomers last).
     page.goto(base + f"/turniere/{tournament.pk}/teilnehmer/")
     page.locator("#bulk-lines").fill("\n".join(p.key for p in reversed(players)))
     page.locator("#bulk-add").click()
@@ -130,19 +132,15 @@ def _participants_by_dwz(page, base, log_in, swiss, width):
     expect(page.locator("#participants tbody tr").first).to_contain_text("Krämer")
     expect(page.locator("#draft-badge")).to_have_text("Entwurf, noch nicht ausgewertet")
     _no_sideways_scroll(page)
-    return errors
-
-
-def test_swiss_by_rounds_with_the_keyboard(live_server, page, swiss, log_in):
-    tournament, _players = swiss
-    base = live_server.url
-    errors = _participants_by_dwz(page, base, log_in, swiss, 1366)
 
     # The draft survives a tab switch: head, then back.
     page.get_by_role("link", name="Turnierkopf").click()
     expect(page.locator("#draft-notice")).to_be_visible()
     page.goto(base + f"/turniere/{tournament.pk}/teilnehmer/")
     expect(page.locator("#participants tbody tr")).to_have_count(10)
+    page.set_viewport_size({"width": 390, "height": 900})  # the participants on a phone
+    _no_sideways_scroll(page)
+    page.set_viewport_size({"width": 1366, "height": 900})
 
     page.locator("#to-rounds").click()
     expect(page).to_have_url(re.compile(r"/runden/1/"))
@@ -153,19 +151,33 @@ def test_swiss_by_rounds_with_the_keyboard(live_server, page, swiss, log_in):
         counter.type_line(_board(k, white, black))
     print(f"keys of round 1: {counter.keys}")
     assert counter.keys <= MAX_PER_ROUND
-    for r, boards in enumerate(pairings[1:], start=2):
+
+    # Round 2 on a phone: a board typed, the rest of the round pasted.
+    expect(page).to_have_url(re.compile(r"/runden/2/"))  # moved on by itself
+    page.set_viewport_size({"width": 390, "height": 900})
+    expect(page.locator("#round-heading")).to_have_text("Runde 2")
+    _no_sideways_scroll(page)
+    boards = [_board(k, white, black) for k, (white, black) in enumerate(pairings[1])]
+    Counter(page).type_line(boards[0])
+    expect(page.locator("#boards-table tbody tr")).to_have_count(1)
+    expect(page.locator("#unpaired")).to_contain_text("Noch ohne Paarung")
+    _no_sideways_scroll(page)
+    _paste(page, boards[1:])
+    page.set_viewport_size({"width": 1366, "height": 900})
+
+    for r, boards in enumerate(pairings[2:], start=3):
         expect(page).to_have_url(re.compile(rf"/runden/{r}/"))  # moved on by itself
         expect(page.locator("#round-heading")).to_have_text(f"Runde {r}")
         expect(page.locator("#unpaired")).to_contain_text("Noch ohne Paarung")
         _paste(page, [_board(k, white, black) for k, (white, black) in enumerate(boards)])
-        if r == 2:
+        if r == 3:
             # The preview beside the input, in sight while typing.
             box = page.locator("#rating-preview").bounding_box()
             field = page.locator("#board-input").bounding_box()
             assert box["x"] > field["x"] + field["width"] and box["y"] < 900
             _no_sideways_scroll(page)
             page.reload()  # the draft survives a reload
-            expect(page.locator("#round-tabs .bi-check2")).to_have_count(2)
+            expect(page.locator("#round-tabs .bi-check2")).to_have_count(3)
     expect(page).to_have_url(re.compile(r"/runden/5/"))
     expect(page.locator("#round-tabs .bi-check2")).to_have_count(5)
     assert len(TournamentDraft.objects.get(tournament=tournament).games) == 25
@@ -185,26 +197,4 @@ def test_swiss_by_rounds_with_the_keyboard(live_server, page, swiss, log_in):
     assert Game.objects.filter(tournament=tournament).count() == 25
     assert Evaluation.objects.filter(tournament=tournament).count() == 10
     assert not TournamentDraft.objects.filter(tournament=tournament).exists()
-    assert errors == []
-
-
-def test_swiss_rounds_on_a_phone(live_server, page, swiss, log_in):
-    tournament, _players = swiss
-    errors = _participants_by_dwz(page, live_server.url, log_in, swiss, 390)
-
-    page.locator("#to-rounds").click()
-    expect(page.locator("#round-heading")).to_have_text("Runde 1")
-    _no_sideways_scroll(page)
-    boards = [_board(k, white, black) for k, (white, black) in enumerate(rounds_of(10, 1)[0])]
-    counter = Counter(page)
-    for line in boards[:3]:
-        counter.type_line(line)
-    expect(page.locator("#boards-table tbody tr")).to_have_count(3)
-    expect(page.locator("#unpaired")).to_contain_text("Noch ohne Paarung")
-    _no_sideways_scroll(page)
-    _paste(page, boards[3:])  # the rest of the round at once
-    expect(page).to_have_url(re.compile(r"/runden/2/"))
-    expect(page.locator("#round-tabs .bi-check2")).to_have_count(1)
-    _no_sideways_scroll(page)
-    assert len(TournamentDraft.objects.get(tournament=tournament).games) == 5
     assert errors == []
