@@ -86,18 +86,14 @@ def update_in_place(rows: list[tuple], renewed: set[tuple[int, int]]) -> None:
 
 
 def _ids_of_pairs(model, pairs: Collection[tuple[int, int]], *, every: bool = False) -> dict:
-    """The primary keys of ``model``'s rows of the (tournament, player) ``pairs``: one query by both
-    indexed columns on PostgreSQL (a superset, narrowed here), by tournament chunks on SQLite. ``every``:
-    several rows per pair (keyed by (tournament, player, pk))."""
+    """The primary keys of ``model``'s rows of the (tournament, player) ``pairs``, read by tournament (a
+    tournament's rows lie together; adding the players made PostgreSQL intersect with a scan of every row
+    of those players) and narrowed here. ``every``: several rows per pair (keyed by (tournament, player,
+    pk))."""
     wanted = set(pairs)
     query = model.objects.order_by().values_list("tournament_id", "player_id", "pk")
-    tournaments = {tid for tid, _ in wanted}
-    if connection.vendor == "postgresql":
-        parts = of_players(of_players(query, tournaments, "tournament_id")[0], {pk for _, pk in wanted})
-    else:
-        parts = [query.filter(tournament_id__in=chunk) for chunk in chunks(sorted(tournaments))]
     found: dict = {}
-    for part in parts:
+    for part in of_players(query, {tid for tid, _ in wanted}, "tournament_id"):
         for tid, player_id, pk in part:
             if (tid, player_id) in wanted:
                 found[(tid, player_id, pk) if every else (tid, player_id)] = pk
