@@ -305,16 +305,17 @@ class Frontier:
 
     def track_from(self, pks: set[int]) -> None:
         """Track untracked players from their last evaluated tournament on (``untracked``): their stored
-        rows from its end date on and their dated adjustments. They entered it with a DWZ (``row_state``),
-        so Restpartien and the FIDE rating of a start value no longer reach their inputs (a dated
-        adjustment always sets a DWZ)."""
+        rows from its end date on (without Restpartien) and their dated adjustments. They entered it with a
+        DWZ (``row_state``), so Restpartien and the FIDE rating of a start value no longer reach their
+        inputs (a dated adjustment always sets a DWZ); the rows compared with a replay are the
+        tournaments' own (``stored``)."""
         new = {pk for pk in pks if pk not in self.players}
         if not new:
             return
         if self.adjustments is None:
             self.adjustments = dated_adjustments(self.since, self.removed_a)
         first = min(self.untracked[pk][0][0] for pk in new)
-        stored = load_stored(first, players=new)
+        stored = load_stored(first, players=new, include_restpartien=False)
         events = {pk: PlayerEvents() for pk in new}
         for tid, t in stored.items():
             self.stored_order.setdefault(tid, t.order)

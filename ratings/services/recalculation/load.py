@@ -205,6 +205,7 @@ def load_stored(
     *,
     players: set[int] | None = None,
     window: tuple[datetime.date, datetime.date | None] | None = None,
+    include_restpartien: bool = True,
 ) -> dict[int, StoredTournament]:
     """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since`` (of
     ``tournaments`` only, if given; only the rows of ``players``, if given), as plain tuples.
@@ -212,6 +213,7 @@ def load_stored(
     ``window`` ``(first, until)``: the rows of the rated tournaments ending in it instead (found through the
     tournaments' end dates: the evaluation table has no index on its own copy of them, and a list of a
     window's 1,500 tournament ids made PostgreSQL scan all 2 M rows once per chunk).
+    ``include_restpartien=False``: the rows without their Restpartien (for players they no longer reach).
     """
 
     def selected(queryset):
@@ -228,7 +230,7 @@ def load_stored(
     rp_query = Restpartie.objects.order_by("tournament_id", "player_id", "seq").values_list(
         "tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date"
     )
-    for queryset in selected(rp_query):
+    for queryset in selected(rp_query) if include_restpartien else ():
         for tid, player_id, opp, score, end in select_rows(queryset):
             rp_rows[(tid, player_id)].append(RestpartieValue(opp, score, end))
     restpartien = {key: tuple(rps) for key, rps in rp_rows.items()}
