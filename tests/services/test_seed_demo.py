@@ -1,20 +1,34 @@
+import datetime
 import io
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import transaction
 
 from ratings.enums import FORFEIT_RESULTS, Edition, EvaluationStatus
-from ratings.models import Club, Evaluation, Game, Organisation, Player, Tournament
-from ratings.services import ratings_verify
+from ratings.models import Club, Evaluation, Game, Organisation, Player, Tournament, TournamentEntry
+from ratings.services import ratings_verify, recalculate, tournament_save
+from tests.builders import snapshot
 
 pytestmark = pytest.mark.django_db
 
+D = datetime.date
 
-def test_seed_demo_builds_an_evaluated_federation_once():
-    out = io.StringIO()
-    call_command("seed_demo", stdout=out)
-    assert "admin / demo-admin" in out.getvalue()
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """``seed_demo`` once for the module (about 2 s of CPU), in a transaction rolled back after it; each
+    test's own changes roll back to the seeded state (its savepoint)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        out = io.StringIO()
+        call_command("seed_demo", stdout=out)
+        yield out.getvalue()
+        transaction.set_rollback(True)
+
+
+def test_seed_demo_builds_an_evaluated_federation_once(demo):
+    assert "admin / demo-admin" in demo
     assert get_user_model().objects.filter(username="admin", is_superuser=True).exists()
     assert Organisation.objects.count() == 4
     assert Club.objects.count() == 6
@@ -30,3 +44,37 @@ def test_seed_demo_builds_an_evaluated_federation_once():
     before = Tournament.objects.count()
     call_command("seed_demo", stdout=io.StringIO())  # idempotent
     assert Tournament.objects.count() == before
+
+
+def _positions(tournament):
+    return set(Evaluation.objects.filter(tournament=tournament).values_list("end_date", "code_suffix"))
+
+
+def test_demo_open_moved_earlier_then_a_tournament_in_between_keeps_every_rating(demo):
+    # A corrected end date moves a tournament in the order (see test_end_date_moves.py): the reproduction
+    # on the demo data, through the service the officer pages call.
+    open_ = Tournament.objects.get(name__startswith="Neujahrs-Open 2026")
+    assert open_.end_date == D(2026, 1, 6)
+    assert open_.evaluations.count() == 36
+    rated = Player.objects.filter(dwz__isnull=False).count()
+    assert rated == 149
+
+    open_.end_date = D(2026, 1, 3)
+    tournament_save(tournament=open_)
+    assert _positions(open_) == {(D(2026, 1, 3), open_.code[-3:])}
+    assert ratings_verify() == []
+
+    first, second = [e.player for e in open_.entries.order_by("start_rank")[:2]]
+    two = Tournament(name="Zwei Spieler", start_date=D(2026, 1, 5), end_date=D(2026, 1, 5))
+    tournament_save(
+        tournament=two,
+        entries=[TournamentEntry(player=first, start_rank=1), TournamentEntry(player=second, start_rank=2)],
+        games=[Game(round=1, white=first, black=second, result="1-0")],
+    )
+    assert open_.evaluations.count() == 36
+    assert two.evaluations.count() == 2
+    assert Player.objects.filter(dwz__isnull=False).count() == rated
+    assert ratings_verify() == []
+    incremental = snapshot()
+    recalculate()
+    assert snapshot() == incremental
