@@ -102,9 +102,26 @@ def examples(n: int) -> int:
 KINDS = {"dwz": "unit", "formats": "unit", "browser": "e2e"}
 
 
+# The order in which files go to the xdist workers (``--dist loadfile`` hands out whole files from the front
+# of the collection): the long browser files first, the database tests next, the many short unit files
+# last, so that both workers finish within a short file of each other. xdist's own order (most tests first)
+# put the browser files, few tests of several seconds each, at the very end.
+KIND_ORDER = {"e2e": 0, "integration": 1, "unit": 2}
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
 def pytest_collection_modifyitems(config, items):
     root = config.rootpath / "tests"
+    kinds: dict = {}
+    per_file: dict = {}
     for item in items:
         parts = item.path.relative_to(root).parts if item.path.is_relative_to(root) else ()
         kind = KINDS.get(parts[0], "integration") if len(parts) > 1 else "integration"
         item.add_marker(getattr(pytest.mark, kind))
+        kinds[item.path] = kind
+        per_file[item.path] = per_file.get(item.path, 0) + 1
+    items.sort(key=lambda item: (KIND_ORDER[kinds[item.path]], -per_file[item.path], str(item.path)))
