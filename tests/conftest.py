@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -37,6 +38,14 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     return {**browser_context_args, "locale": "de-DE"}
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language. A request through LocaleMiddleware (an English page,
+    an Accept-Language header) leaves its language active in the thread, so a later test's messages came
+    out in English or German depending on which files had run before it on the same worker."""
+    translation.deactivate()
 
 
 _migrated_copy: list[Path] = []
