@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -168,17 +169,12 @@ def test_import_tournament_piped_into_head_keeps_the_import(tmp_path, migrated_s
     importer.stdout.close()
     stderr = importer.stderr.read().decode()
     importer.wait()
-    assert head.stdout
+    assert head.stdout, stderr
     assert "Traceback" not in stderr
-    count = subprocess.run(
-        [*manage, "shell", "-c", "from ratings.models import Tournament; print(Tournament.objects.count())"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert count.stdout.split()[-1] == "1"
+    # Read straight from the file: a second Django process only to count cost about 0.6 s of CPU.
+    with sqlite3.connect(migrated_sqlite) as db:
+        assert db.execute("SELECT count(*) FROM ratings_tournament").fetchone() == (1,)
+    db.close()
 
 
 @pytest.mark.django_db
