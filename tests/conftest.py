@@ -49,6 +49,7 @@ def _default_language():
 
 
 _migrated_copy: list[Path] = []
+_CONFIGURED_NAME = settings.DATABASES["default"]["NAME"]
 
 
 @pytest.fixture(scope="session")
@@ -57,7 +58,9 @@ def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory):
     template of ``migrated_sqlite_template`` without a second ``migrate`` in a subprocess."""
     from django.db import connection
 
-    if connection.vendor == "sqlite":
+    # pytest-django creates the test database only when a collected test asks for one; without it the
+    # connection still points at the configured file, which must not be copied (nor created).
+    if connection.vendor == "sqlite" and connection.settings_dict["NAME"] != _CONFIGURED_NAME:
         db = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
         with django_db_blocker.unblock():
             connection.ensure_connection()
@@ -70,11 +73,12 @@ def django_db_setup(django_db_setup, django_db_blocker, tmp_path_factory):
 @pytest.fixture(scope="session")
 def migrated_sqlite_template(request, tmp_path_factory) -> Path:
     """A SQLite file with every migration applied, made once per session (per xdist worker): commands run in
-    a subprocess cannot see the test database. On SQLite it is a copy of the test database; otherwise the
-    migrations run in a subprocess (seconds of CPU)."""
+    a subprocess cannot see the test database. On SQLite it is a copy of the test database (if the session
+    has one); otherwise the migrations run in a subprocess (seconds of CPU)."""
     if "sqlite" in settings.DATABASES["default"]["ENGINE"]:
         request.getfixturevalue("django_db_setup")
-        return _migrated_copy[0]
+        if _migrated_copy:
+            return _migrated_copy[0]
     db = tmp_path_factory.mktemp("migrated") / "template.sqlite3"
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_") and k != "DATABASE_URL"}
     env |= {"DJANGO_SETTINGS_MODULE": "dwzsite.settings_test", "DATABASE_URL": f"sqlite:///{db}"}
