@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import html
+
 import django_filters
 from django import forms
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -39,33 +40,34 @@ class SelectWidget(forms.Select):
     @staticmethod
     def _attrs(attrs: dict) -> str:
         """As django/forms/widgets/attrs.html: in order, ``False`` left out, ``True`` as a bare name."""
-        return format_html_join(
-            "",
-            "{}",
-            (
-                (format_html(" {}", k) if v is True else format_html(' {}="{}"', k, v),)
-                for k, v in attrs.items()
-                if v is not False
-            ),
+        return "".join(
+            f" {_escape(k)}" if v is True else f' {_escape(k)}="{_escape(v)}"'
+            for k, v in attrs.items()
+            if v is not False
         )
 
     def render(self, name, value, attrs=None, renderer=None):
         widget = self.get_context(name, value, attrs)["widget"]
-        parts = [format_html('<select name="{}"{}>', widget["name"], self._attrs(widget["attrs"]))]
+        parts = [f'<select name="{_escape(widget["name"])}"{self._attrs(widget["attrs"])}>']
         for group, options, _index in widget["optgroups"]:
             if group:
-                parts.append(format_html('\n  <optgroup label="{}">', group))
-            parts.append(
-                format_html_join(
-                    "",
-                    '\n  <option value="{}"{}>{}</option>',
-                    ((o["value"], self._attrs(o["attrs"]), o["label"]) for o in options),
-                )
+                parts.append(f'\n  <optgroup label="{_escape(group)}">')
+            parts.extend(
+                f'\n  <option value="{_escape(o["value"])}"{self._attrs(o["attrs"])}>'
+                f"{_escape(o['label'])}</option>"
+                for o in options
             )
             if group:
-                parts.append(mark_safe("\n  </optgroup>"))
-        parts.append(mark_safe("\n</select>"))
-        return format_html_join("", "{}", ((p,) for p in parts))
+                parts.append("\n  </optgroup>")
+        parts.append("\n</select>")
+        return mark_safe("".join(parts))  # noqa: S308 (every name, value and label escaped)
+
+
+def _escape(value) -> str:
+    """``conditional_escape`` without its lazy-string wrapper (a few µs a call, four calls an option)."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return html.escape(str(value))
 
 
 class IntegerFilter(django_filters.NumberFilter):
