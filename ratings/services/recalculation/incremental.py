@@ -96,6 +96,8 @@ class Frontier:
     untracked: dict[int, tuple[OrderKey, PlayerState]] = field(default_factory=dict)
     pending: set[int] = field(default_factory=set)  # untracked players turned dirty: track, queue next
     adjustments: dict[int, list[tuple[OrderKey, int, int, int]]] | None = None  # dated, by player
+    # Rows read ahead for players likely to turn dirty: (the date they start from, the events).
+    prefetched: dict[int, tuple[datetime.date, PlayerEvents]] = field(default_factory=dict)
     evaluated: dict[int, TournamentResult] = field(default_factory=dict)
     heap: list[tuple[OrderKey, Key]] = field(default_factory=list)
     queued: set[Key] = field(default_factory=set)
@@ -186,7 +188,8 @@ class Frontier:
         together, a player's are scattered over the table).
 
         Only the players whose input the stored row does not tell (``row_state``) are tracked here; the
-        others enter with their stored input and are tracked only if they turn dirty (``pending``)."""
+        others enter with their stored input and are tracked only if they turn dirty (``pending``). The
+        rows of those likely to (``opponents_of_dirty``) are read now, for ``track_from``."""
         wanted = {first} | {pk for _, (kind, pk) in self.heap if kind == "t"}
         wanted |= self.ahead()
         wanted -= self.events.keys()
@@ -195,6 +198,7 @@ class Frontier:
         self.add(events)
         rows = load_stored(self.since[0], {cast(int, ev.key) for ev in events} - self.stored.keys())
         need: set[int] = set()
+        likely: set[int] = set()
         for ev in events:
             tid = cast(int, ev.key)
             stored = rows.get(tid)
@@ -208,12 +212,18 @@ class Frontier:
             for pid, _ in ev.players:
                 if row_state(by_player.get(pid), mine, ev.order) is None:
                     need.add(int(pid))
-            need |= self.opponents_of_dirty(ev)
+            likely |= self.opponents_of_dirty(ev)
         self.track(need)
+        likely -= self.players.keys() | self.prefetched.keys()
+        if likely:  # in this round's queries rather than one more query each if they turn dirty
+            # Every event still to come is this round's first tournament, one loaded now or the heap's.
+            earliest = min([ev.end_date for ev in events] + [order[0] for order, _ in self.heap[:1]])
+            rows_of = self.player_rows(likely, earliest)
+            self.prefetched.update((pk, (earliest, mine)) for pk, mine in rows_of.items())
 
     def opponents_of_dirty(self, event: TournamentEvent) -> set[int]:
         """The players of ``event`` who meet a player dirty now: the likeliest to turn dirty there (their
-        expected scores change), tracked in this round's queries rather than one more query each later."""
+        expected scores change)."""
         dirty = {pid for pid, _ in event.players} & self.dirty
         if not dirty:
             return set()
@@ -304,19 +314,32 @@ class Frontier:
             self.untracked[pk] = (event.order, state)
 
     def track_from(self, pks: set[int]) -> None:
-        """Track untracked players from their last evaluated tournament on (``untracked``): their stored
-        rows from its end date on (without Restpartien) and their dated adjustments. They entered it with a
-        DWZ (``row_state``), so Restpartien and the FIDE rating of a start value no longer reach their
-        inputs (a dated adjustment always sets a DWZ); the rows compared with a replay are the
-        tournaments' own (``stored``)."""
+        """Track untracked players from their last evaluated tournament on (``untracked``), with the rows
+        read ahead for them (``prefetched``) if those start early enough."""
         new = {pk for pk in pks if pk not in self.players}
         if not new:
             return
+        found: dict[int, PlayerEvents] = {}
+        for pk in new:
+            ahead = self.prefetched.pop(pk, None)
+            if ahead is not None and ahead[0] <= self.untracked[pk][0][0]:
+                found[pk] = ahead[1]
+        rest = new - found.keys()
+        if rest:
+            found.update(self.player_rows(rest, min(self.untracked[pk][0][0] for pk in rest)))
+        for pk, mine in found.items():
+            self.players[pk] = mine
+            self.position[pk], self.states[str(pk)] = self.untracked.pop(pk)
+
+    def player_rows(self, pks: set[int], first: datetime.date) -> dict[int, PlayerEvents]:
+        """The players' events from ``first`` on: their stored rows (without Restpartien) and their dated
+        adjustments, for players tracked from a tournament they entered with a DWZ (``row_state``): there
+        Restpartien and the FIDE rating of a start value no longer reach their inputs (a dated adjustment
+        always sets a DWZ), and the rows compared with a replay are the tournaments' own (``stored``)."""
         if self.adjustments is None:
             self.adjustments = dated_adjustments(self.since, self.removed_a)
-        first = min(self.untracked[pk][0][0] for pk in new)
-        stored = load_stored(first, players=new, include_restpartien=False)
-        events = {pk: PlayerEvents() for pk in new}
+        stored = load_stored(first, players=pks, include_restpartien=False)
+        events = {pk: PlayerEvents() for pk in pks}
         for tid, t in stored.items():
             self.stored_order.setdefault(tid, t.order)
             listed = tid not in self.removed_t and tid not in self.seeds and tid not in self.stale
@@ -335,8 +358,7 @@ class Frontier:
                 mine.adjustments[apk] = (dwz, index)
                 self.adjustment_player[apk] = pk
             mine.events.sort()
-            self.players[pk] = mine
-            self.position[pk], self.states[str(pk)] = self.untracked.pop(pk)
+        return events
 
     def adjustment(self, order: OrderKey, apk: int) -> None:
         pk = self.adjustment_player[apk]
