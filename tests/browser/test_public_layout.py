@@ -1,5 +1,6 @@
 """Card, tournament and list pages at a phone's and a laptop's width: no sideways scrolling of the page, every
-column shown reachable inside the table's own scroll box; the chart of a single evaluation."""
+column shown reachable inside the table's own scroll box, the card's chart inside the width; the chart of a
+single evaluation."""
 
 import pytest
 from playwright.sync_api import expect
@@ -39,6 +40,10 @@ def test_public_pages_fit_the_width(live_server, page, data):
             assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, path)
             assert page.evaluate(REACHABLE, table), (width, path, table)
             if path.startswith("/spieler/"):
+                # The chart is drawn inside the width (on the phone, too: the card was loaded at 390 px).
+                canvas = page.locator("#dwz-chart")
+                expect(canvas).to_have_attribute("data-ready", "1")
+                assert canvas.bounding_box()["width"] <= width, (width, "chart")
                 # On the card, Pkt./Par., We and Lstg. are columns of the table (scrolled to, not hidden).
                 for label in ("Pkt.", "Par.", "We", "Lstg."):
                     head = page.locator("#history-table thead")

@@ -35,19 +35,6 @@ def test_search_with_umlaut_opens_the_card_with_its_chart(live_server, page, dat
     assert errors == []
 
 
-def test_player_card_chart_fits_a_phone(live_server, browser, data):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
-    page = context.new_page()
-    errors = collect_errors(page)
-    page.goto(live_server.url + f"/spieler/{data['hans'].key}/")
-    canvas = page.locator("#dwz-chart")
-    expect(canvas).to_have_attribute("data-ready", "1")
-    assert canvas.bounding_box()["width"] <= 390
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling of the page
-    assert errors == []
-    context.close()
-
-
 def test_rating_list_filter_and_csv_export(live_server, page, data):
     errors = collect_errors(page)
     page.goto(live_server.url + "/ranglisten/")
