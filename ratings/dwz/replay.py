@@ -147,7 +147,10 @@ def tournament_input(event: TournamentEvent, states: Mapping[str, PlayerState]) 
 
 def normalise(result: TournamentResult, members: Callable[[str], bool]) -> TournamentResult:
     """Restpartien are kept only for DSB members (WO 3.4.3): drop the others' from the result."""
-    if not any(p.restpartien for p in result.players):
+    for p in result.players:  # a plain loop: cheaper than any() over a generator, once per tournament
+        if p.restpartien:
+            break
+    else:
         return result
     players = tuple(
         p if not p.restpartien or members(p.id) else dataclasses.replace(p, restpartien=())
@@ -218,9 +221,11 @@ def replay(
             else:
                 dirty.discard(event.player)  # the same value as stored from here on
             continue
-        pids = [pid for pid, _ in event.players]
-        before = None if full else stored.get(event.key)  # type: ignore[union-attr]
-        must = full or before is None or event.key in changed or any(pid in dirty for pid in pids)
+        if full:
+            finish(event, None, normalise(evaluator(tournament_input(event, states)), members))
+            continue
+        before = stored.get(event.key)  # type: ignore[union-attr]
+        must = before is None or event.key in changed or any(pid in dirty for pid, _ in event.players)
         if not must:
             for pr in before.players:  # type: ignore[union-attr]
                 states[pr.id] = advance(states.get(pr.id) or EMPTY, pr, event.end_date)
