@@ -192,3 +192,18 @@ def test_rows_of_a_reevaluated_tournament_change_in_place():
     assert ids_after == ids_before
     assert after == full_replay_rows()
     assert ratings_verify() == []
+
+
+def test_a_reranked_tournament_is_rewritten_in_entry_order():
+    """Same players in another order: the rows are written again in the new entry order (the stored order
+    is the one a full recalculation compares), not overwritten in place."""
+    rng = random.Random(12)
+    group = [player(dwz=1500 + 70 * i, index=6) for i in range(4)]
+    games = round_robin(group, rng)
+    t, _ = save_tournament(group, games, end=datetime.date(2024, 4, 10))
+    reranked = list(reversed(group))
+    decided = [(white, black, "1-0") for white, black, _ in games]  # other results: other rows
+    save_tournament(reranked, decided, end=t.end_date, tournament=t)
+    stored = list(Evaluation.objects.filter(tournament=t).order_by("pk").values_list("player_id", flat=True))
+    assert stored == [p.pk for p in reranked]
+    assert ratings_verify() == []

@@ -288,10 +288,11 @@ def _write(
     """Replace the rows of the tournaments whose results changed and clear those of removed (or no longer
     rated) ones; return the players whose rows changed.
 
-    A tournament at its stored position with the same players and edition keeps its rows: only the rows
-    that differ are updated in place (and their Restpartien replaced where those differ). A late chain
-    changes about one row in nine of the tournaments it re-evaluates; rewriting whole tournaments cost the
-    deletes, the inserts into three indexes and their foreign-key checks for all of them."""
+    A tournament at its stored position with the same players in the same order and edition keeps its
+    rows: only the rows that differ are updated in place (and their Restpartien replaced where those
+    differ). A late chain changes about one row in nine of the tournaments it re-evaluates; rewriting
+    whole tournaments cost the deletes, the inserts into three indexes and their foreign-key checks for
+    all of them."""
     write: list[int] = []
     new_evaluations: list[tuple] = []
     new_restpartien: list[tuple] = []
@@ -313,8 +314,8 @@ def _write(
             before is None
             or before.order != order
             or before.edition != result.edition
-            or old.keys() != {pr.id for pr in result.players}
-        ):
+            or [row[0] for row in before.rows] != [pr.id for pr in result.players]
+        ):  # rows stay in entry order (a re-ranked tournament comes with its stored rows in id order)
             write.append(tid)
             new_evaluations += evaluations
             new_restpartien += restpartien
