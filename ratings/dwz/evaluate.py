@@ -19,6 +19,7 @@ from operator import attrgetter
 
 from .development import (
     AgeClass,
+    age_class,
     classic_e,
     classic_rating,
     wo2026_k,
@@ -29,7 +30,7 @@ from .expectation import expected_sum, unrounded_expected_sum
 from .first_rating import IterationPlayer, iterate, map_first_rating, qualifies, restpartie_valid, start_value
 from .performance import level
 from .rounding import rhu_div
-from .search import HIGH, LOW, MAX_N, OFFSET, PACKED, solve, solve_in_range, unrounded_at
+from .search import HIGH, LOW, MAX_N, OFFSET, PACKED, rounded_at, solve, solve_in_range, unrounded_at
 from .types import (
     RESULT_CODES,
     WHITE_SCORE,
@@ -351,18 +352,11 @@ def _map_first(value: int, edition: Edition) -> int:
 
 def _rated_results(f: _Field, state: _State) -> dict[int, PlayerResult]:
     """Spec §4, §5, §8 step 7 for every rated player: We, E or K, Rn, index + 1, level, performance; by
-    input position. One loop: this runs for nearly every player, so the age class, the level (rhu of the
-    mean) and, for the classic edition, the cached E and Rn are computed inline (the same integer
-    arithmetic as ``age_class``, ``level``, ``_follow_up`` and ``classic_rating``)."""
+    input position. One loop: this runs for nearly every player."""
     out: dict[int, PlayerResult] = {}
     players, common, edition, c_w, takeover = f.t.players, f.common, f.edition, f.c_w, f.takeover
     ratings, at_r0, perf, entry = state.ratings, state.at_r0, state.perf, state.entry
     year, exact, cache = f.t.end_date.year, edition.we_rounding is WeRounding.SUM, _coefficients(edition)
-    youth_max, junior_max = common.youth_max_age, common.junior_max_age
-    classic = edition.classic
-    if classic is not None:
-        e_index_cap = -(-classic.e_max // classic.e_per_index)
-        scale = classic.scale
     for i, r0 in f.r0.items():
         p = players[i]
         if takeover[i]:
@@ -388,38 +382,14 @@ def _rated_results(f: _Field, state: _State) -> dict[int, PlayerResult]:
             got = unrounded_at(packed, n)
             expected = unrounded_expected_sum(r0, opponents) if got is None else got
         else:
-            expected = (packed >> 52) & _M20  # search.rounded_at
-        birth_year = p.birth_year
-        if birth_year is None or year - birth_year > junior_max:
-            age = _ADULT
-        elif year - birth_year > youth_max:
-            age = _JUNIOR
-        else:
-            age = _YOUTH
-        total = sum(opponents)
-        level_ = (2 * total + n) // (2 * n) if total >= 0 else rhu_div(total, n)
-        if classic is not None:
-            # ``_follow_up``'s classic branch: E depends on the index only through min(e_max, 5 index).
-            key = (r0, age, min(max(index_used, 0), e_index_cap), points >= expected)
-            got_e = cache.get(key)
-            if got_e is None:
-                e = classic_e(r0, age, key[2], points, expected, classic)
-                got_e = cache[key] = (e, Decimal(e))
-            den = 1000 * (got_e[0] + n)
-            num = r0 * den + scale * (points - expected)
-            dwz_new = (2 * num + den) // (2 * den) if num >= 0 else rhu_div(num, den)
-            coefficient = got_e[1]
-        else:
-            coefficient, dwz_new = _follow_up(edition, cache, r0, age, index_used, n, points, expected)
+            expected = rounded_at(packed)
+        age = age_class(None if p.birth_year is None else year - p.birth_year, common)
+        coefficient, dwz_new = _follow_up(edition, cache, r0, age, index_used, n, points, expected)
         out[i] = PlayerResult(
-            p.id, _RATED, r0, index_old, n, points, expected, coefficient, level_, perf.get(i),
+            p.id, _RATED, r0, index_old, n, points, expected, coefficient, level(opponents), perf.get(i),
             dwz_new, index_new, (), takeover[i], entry[i],
         )  # fmt: skip
     return out
-
-
-_ADULT, _JUNIOR, _YOUTH = AgeClass.ADULT, AgeClass.JUNIOR, AgeClass.YOUTH
-_M20 = (1 << 20) - 1
 
 
 # E / K (as used, as printed) by edition name, then by (R0, age class, capped index, W >= We). The edition

@@ -186,12 +186,7 @@ def replay(
         end_date = event.end_date
         if full:
             for pr in result.players:
-                status = pr.status
-                if status == _FIRST or (status == _RATED and pr.n > 0):  # ``advance``, inlined: hot
-                    old_state = states.get(pr.id) or EMPTY
-                    states[pr.id] = PlayerState(pr.dwz_new, pr.index_new, old_state.fide_elo, ())
-                elif (status == _NOT_RATED and pr.restpartien) or pr.id not in states:
-                    states[pr.id] = advance(states.get(pr.id) or EMPTY, pr, end_date)
+                states[pr.id] = advance(states.get(pr.id) or EMPTY, pr, end_date)
             return
         old_by_id = {} if before is None else {pr.id: pr for pr in before.players}
         for pr in result.players:

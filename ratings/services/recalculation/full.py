@@ -13,8 +13,8 @@ from typing import cast
 from django.db.models import Count
 from django.utils import timezone
 
-from ratings.dwz.replay import Event, PlayerState, TournamentEvent, day_start, replay
-from ratings.dwz.types import Status, TournamentInput, TournamentResult
+from ratings.dwz.replay import Event, PlayerState, TournamentEvent, day_start, gives_rating, replay
+from ratings.dwz.types import TournamentInput, TournamentResult
 from ratings.models import Evaluation, Player, RatingState, Restpartie, Tournament, TournamentEntry
 from ratings.services import bulk
 
@@ -30,7 +30,6 @@ from .load import (
 )
 from .write import Decimals, evaluation_rows, replace_rows, update_players
 
-FIRST, RATED = Status.FIRST.value, Status.RATED.value
 WINDOW = 50_000  # entries (player evaluations) per window: ~100 MB of rows, games and results at most
 WORK_MEM_MB = 64  # PostgreSQL: a window's sorts in memory
 
@@ -146,7 +145,7 @@ def recalculate_full(
     start_values = load_start_values()
     players = set(Player.objects.order_by().values_list("pk", flat=True))
     states = {engine_id(pk): start_state(start_values.get(pk)) for pk in players}
-    last_seen: dict[str, datetime.date] = {}  # by engine id: one int() per player, not per result
+    last: dict[int, datetime.date] = {}
     decimals = Decimals()
     members = load_members()
     snapshot = bulk.shared_snapshot() if read_ahead else None
@@ -164,10 +163,9 @@ def recalculate_full(
                 tid = tournament_key(event)
                 report.tournaments.append(tid)
                 report.evaluations += len(result.players)
-                end_date = event.end_date
                 for pr in result.players:
-                    if pr.status == FIRST or (pr.status == RATED and pr.n > 0):  # gives_rating(pr), inlined
-                        last_seen[pr.id] = end_date  # evaluation order: the last one wins
+                    if gives_rating(pr):
+                        last[int(pr.id)] = event.end_date  # evaluation order: the last one wins
                 before = stored.get(tid)
                 if before is not None and before.same_as(result, event.order):
                     continue
@@ -176,7 +174,6 @@ def recalculate_full(
                 evaluations += rows
                 restpartien += rps
             replace_rows(clear, evaluations, restpartien, behind=behind)
-    last = {int(pid): day for pid, day in last_seen.items()}
     # Rows of tournaments no longer rated; their players' rows are compared below like everyone's.
     Evaluation.objects.filter(tournament__rated=False).delete()
     Restpartie.objects.filter(tournament__rated=False).delete()

@@ -16,6 +16,7 @@ from ratings.dwz.codes import order_suffix
 from ratings.dwz.replay import (
     PlayerState,
     TournamentEvent,
+    gives_rating,
 )
 from ratings.dwz.types import PlayerResult
 from ratings.models import (
@@ -26,7 +27,7 @@ from ratings.models import (
 from ratings.services import bulk
 
 from .base import chunks, engine_id, without_cyclic_gc
-from .full import FIRST, RATED, WORK_MEM_MB, replay_in_windows
+from .full import WORK_MEM_MB, replay_in_windows
 from .load import (
     load_members,
     load_start_values,
@@ -98,7 +99,7 @@ def _verify(progress: Callable[[int, int], None] | None, *, read_ahead: bool) ->
         f"tournament {tid}, player {player_id}: Restpartien without an evaluation"
         for tid, player_id in orphans
     ]
-    last_seen: dict[str, datetime.date] = {}  # by engine id
+    last: dict[int, datetime.date] = {}
     replayed = replay_in_windows(
         states,
         members=load_members(),
@@ -112,10 +113,9 @@ def _verify(progress: Callable[[int, int], None] | None, *, read_ahead: bool) ->
                 event = events[key]  # type: ignore[index]  # tournament events are keyed by pk here
                 tid = int(key)  # type: ignore[call-overload]
                 before = stored.pop(tid, None)
-                end_date = event.end_date
                 for pr in result.players:
-                    if pr.status == FIRST or (pr.status == RATED and pr.n > 0):  # gives_rating(pr), inlined
-                        last_seen[pr.id] = end_date  # evaluation order: the last one wins
+                    if gives_rating(pr):
+                        last[int(pr.id)] = event.end_date  # evaluation order: the last one wins
                 if before is None:
                     if not result.players:
                         continue  # a head without entries yet (officer workflow): nothing to store
@@ -143,7 +143,6 @@ def _verify(progress: Callable[[int, int], None] | None, *, read_ahead: bool) ->
                 problems += [
                     f"tournament {tid}, player {pid}: stored evaluation not in replay" for pid in stored_by_id
                 ]
-    last = {int(pid): day for pid, day in last_seen.items()}
     not_evaluated = (
         Evaluation.objects.filter(tournament__rated=False)
         .order_by("tournament_id")
