@@ -43,6 +43,7 @@ from ratings.dwz.types import PlayerResult, Status, TournamentResult
 
 from .base import END_OF_TIME, engine_id
 from .load import (
+    BirthYears,
     PlayerEvents,
     StoredTournament,
     load_members,
@@ -102,6 +103,7 @@ class Frontier:
     heap: list[tuple[OrderKey, Key]] = field(default_factory=list)
     queued: set[Key] = field(default_factory=set)
     rounds: int = 0  # loading rounds (for the profile)
+    birth_years: BirthYears = field(default_factory=BirthYears)  # of the players of the loaded tournaments
 
     def push(self, order: OrderKey, key: Key) -> None:
         if key[0] == "d":
@@ -194,7 +196,9 @@ class Frontier:
         wanted |= self.ahead()
         wanted -= self.events.keys()
         self.rounds += 1
-        events = load_tournament_events(self.since[0], self.removed_t, only=wanted)
+        events = load_tournament_events(
+            self.since[0], self.removed_t, only=wanted, birth_years=self.birth_years
+        )
         self.add(events)
         rows = load_stored(self.since[0], {cast(int, ev.key) for ev in events} - self.stored.keys())
         need: set[int] = set()

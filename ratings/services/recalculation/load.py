@@ -8,7 +8,7 @@ import datetime
 import itertools
 import operator
 from collections import defaultdict
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -66,12 +66,14 @@ def load_tournament_events(
     ``games_of``: load the pairings of these tournaments only (the others get none; the caller never lets
     the engine see them). ``only``: load these tournaments only (indexed lookups by id). ``birth_years``:
     every player's birth year, if the caller has them (a full replay reads them once instead of joining the
-    player table for each of its 2 M entries).
+    player table for each of its 2 M entries), or a ``BirthYears`` the missing ones are read into.
     """
     head = Tournament.objects.filter(rated=True, end_date__gte=since).order_by()
-    in_order = TournamentEntry.objects.filter(
-        tournament__rated=True, tournament__end_date__gte=since
-    ).order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
+    in_order = TournamentEntry.objects.order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
+    if only is None:
+        in_order = in_order.filter(tournament__rated=True, tournament__end_date__gte=since)
+    # else by tournament id alone: the entries of tournaments not in ``tournaments`` are skipped below, and
+    # joining the tournaments made PostgreSQL hash all of them since ``since`` for each query.
     columns: tuple[str, ...] = ("tournament_id", "player_id", "member")
     if birth_years is None:
         columns += ("player__birth_year",)
@@ -91,7 +93,11 @@ def load_tournament_events(
     non_members: dict[int, set[str]] = defaultdict(set)
     names = EngineIds() if names is None else names
     for query in _by_tournament(entries, only):
-        for tid, player_id, member, *joined in select_rows(query):
+        rows: Iterable[tuple] = select_rows(query)
+        if isinstance(birth_years, BirthYears):
+            rows = [row for row in rows if row[0] in tournaments]
+            birth_years.read({row[1] for row in rows})
+        for tid, player_id, member, *joined in rows:
             if tid in tournaments:
                 birth_year = joined[0] if birth_years is None else birth_years[player_id]
                 players[tid].append((names[player_id], birth_year))
@@ -111,6 +117,19 @@ def load_tournament_events(
         )
         for pk, (end, code, name) in tournaments.items()
     ]
+
+
+class BirthYears(dict[int, int | None]):
+    """Players' birth years, read when first needed and kept: an incremental replay meets many players in
+    several loading rounds, and joining the player table to each round's entries cost an index lookup per
+    entry in every round."""
+
+    def read(self, players: set[int]) -> None:
+        missing = players - self.keys()
+        if missing:
+            query = Player.objects.order_by().values_list("pk", "birth_year")
+            for part in of_players(query, missing, "id"):
+                self.update(select_rows(part))
 
 
 def load_games(
