@@ -177,10 +177,11 @@ def _by_tournament(queryset, tournaments: set[int] | None):
 
 
 def _by_id(queryset, ids: Collection[int] | None, name: str):
-    """``queryset`` as is, or one query per chunk of ``ids`` in the column ``name``."""
+    """``queryset`` as is, or restricted to ``ids`` in the column ``name`` (``of_players``: one array
+    parameter on PostgreSQL, where an ``IN`` list costs psycopg a parameter each; chunks on SQLite)."""
     if ids is None:
         return [queryset]
-    return [queryset.filter(**{f"{name}__in": chunk}) for chunk in chunks(sorted(ids))]
+    return of_players(queryset, ids, name)
 
 
 # A stored evaluation as a tuple in ``PlayerResult`` field order: ``PlayerResult(*row)`` builds one, and
