@@ -103,6 +103,8 @@ class Frontier:
     heap: list[tuple[OrderKey, Key]] = field(default_factory=list)
     queued: set[Key] = field(default_factory=set)
     rounds: int = 0  # loading rounds (for the profile)
+    # The inputs read off a loaded tournament's stored rows (``stored_inputs``), until it is evaluated.
+    inputs: dict[int, dict[str, PlayerState | None]] = field(default_factory=dict)
     birth_years: BirthYears = field(default_factory=BirthYears)  # of the players of the loaded tournaments
 
     def push(self, order: OrderKey, key: Key) -> None:
@@ -211,11 +213,8 @@ class Frontier:
                 stored.rows.sort(key=lambda row: place.get(row[0], len(place)))
                 self.stored[tid] = stored
                 self.stored_order[tid] = stored.order
-            mine = self.stored.get(tid)
-            by_player = {} if mine is None else {row[0]: row for row in mine.rows}
-            for pid, _ in ev.players:
-                if row_state(by_player.get(pid), mine, ev.order) is None:
-                    need.add(int(pid))
+            inputs = self.inputs[tid] = stored_inputs(ev, self.stored.get(tid))
+            need.update(int(pid) for pid, state in inputs.items() if state is None)
             likely |= self.opponents_of_dirty(ev)
         self.track(need)
         likely -= self.players.keys() | self.prefetched.keys()
@@ -271,18 +270,20 @@ class Frontier:
             return  # no longer rated (its stored rows are cleared by the caller)
         pks = [int(pid) for pid, _ in event.players]
         stored = self.stored.get(tid)
-        by_player = {} if stored is None else {row[0]: row for row in stored.rows}
+        inputs = self.inputs.pop(tid, None)
+        if inputs is None:  # a changed or new tournament (never loaded by ``load``)
+            inputs = stored_inputs(event, stored)
         for pk in pks:
             if pk in self.players:
                 self.catch_up(pk, event.order)
                 continue
             # Clean and not tracked: his input is the one stored with this tournament.
-            state = row_state(by_player.get(str(pk)), stored, event.order)
+            state = inputs[str(pk)]
             if state is None:
                 raise RuntimeError(f"recalculation: player {pk} untracked without his stored input in {tid}")
             self.states[str(pk)] = state
         before = stored.result() if stored is not None else None
-        must = before is None or ("t", tid) in self.changed or any(str(pk) in self.dirty for pk in pks)
+        must = before is None or ("t", tid) in self.changed or not self.dirty.isdisjoint(inputs)
         if not must:  # every player clean (never expected from the heap): apply the stored result
             assert before is not None
             for pr in before.players:
@@ -443,6 +444,12 @@ class Frontier:
         if mine.events and mine.events[-1][0] > until:
             return True
         return any(self.stored_order[tid] > until for tid in mine.rows)
+
+
+def stored_inputs(event: TournamentEvent, stored: StoredTournament | None) -> dict[str, PlayerState | None]:
+    """Each player's input to ``event`` as his stored row there tells it (``row_state``), by engine id."""
+    by_player = {} if stored is None else {row[0]: row for row in stored.rows}
+    return {pid: row_state(by_player.get(pid), stored, event.order) for pid, _ in event.players}
 
 
 _ENTERED_WITH_DWZ = (Status.RATED.value, Status.NON_MEMBER.value)
