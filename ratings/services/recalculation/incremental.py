@@ -43,6 +43,7 @@ from ratings.dwz.types import PlayerResult, Status, TournamentResult
 
 from .base import END_OF_TIME, engine_id
 from .load import (
+    RESULT_ROW,
     BirthYears,
     PlayerEvents,
     StoredTournament,
@@ -282,11 +283,10 @@ class Frontier:
             if state is None:
                 raise RuntimeError(f"recalculation: player {pk} untracked without his stored input in {tid}")
             self.states[str(pk)] = state
-        before = stored.result() if stored is not None else None
-        must = before is None or ("t", tid) in self.changed or not self.dirty.isdisjoint(inputs)
+        must = stored is None or ("t", tid) in self.changed or not self.dirty.isdisjoint(inputs)
         if not must:  # every player clean (never expected from the heap): apply the stored result
-            assert before is not None
-            for pr in before.players:
+            assert stored is not None
+            for pr in stored.result().players:
                 self.moved(int(pr.id), event, advance(self.states.get(pr.id) or EMPTY, pr, event.end_date))
             return
         result = evaluator(tournament_input(event, self.states))
@@ -296,11 +296,16 @@ class Frontier:
             self.member_known |= unknown
         result = normalise(result, lambda p: int(p) in self.members)
         self.evaluated[tid] = result
-        old_by_id = {} if before is None else {pr.id: pr for pr in before.players}
+        old_rows = {} if stored is None else {row[0]: row for row in stored.rows}
         for pr in result.players:
             pk = int(pr.id)
             self.moved(pk, event, advance(self.states.get(pr.id) or EMPTY, pr, event.end_date))
-            if still_dirty(old_by_id.get(pr.id), pr, was_dirty=pr.id in self.dirty):
+            row, was_dirty = old_rows.get(pr.id), pr.id in self.dirty
+            # A clean player with his stored row stays clean (``still_dirty``'s first rule), compared as
+            # tuples: most players of a late chain, without building a stored result for each.
+            if row is not None and not was_dirty and row == RESULT_ROW(pr):
+                self.dirty.discard(pr.id)
+            elif still_dirty(None if row is None else PlayerResult(*row), pr, was_dirty=was_dirty):
                 self.dirty.add(pr.id)
                 self.touched.add(pr.id)
                 if pk in self.players:
