@@ -345,8 +345,12 @@ def _rows_changed(before: StoredTournament | None, result: TournamentResult, ord
     alone leaves the player's row in the list as it is."""
     if before is None or before.order != order or before.edition != result.edition:
         return {int(pr.id) for pr in result.players} | (before.player_ids() if before is not None else set())
-    old = {row[0]: _player_part(row) for row in before.rows}
-    changed = {int(pr.id) for pr in result.players if old.pop(pr.id, None) != _player_part(RESULT_ROW(pr))}
+    old = {row[0]: row for row in before.rows}
+    changed = set()
+    for pr in result.players:
+        row, now = old.pop(pr.id, None), RESULT_ROW(pr)
+        if row != now and (row is None or _player_part(row) != _player_part(now)):  # equal rows: equal parts
+            changed.add(int(pr.id))
     return changed | {int(pid) for pid in old}
 
 
