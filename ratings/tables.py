@@ -50,6 +50,12 @@ class LeanTable(tables.Table):
     class Meta:
         template_name = "ratings/public/_table.html"
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # ``_table_block.html`` boosts the sort and page links to swap only the table; the rows' links lead
+        # to other pages (a card, a club), which must load whole.
+        self.attrs["tbody"].setdefault("hx-boost", "false")
+
     def lean_html(self) -> SafeString:
         """The whole table as django-tables2's ``bootstrap5-responsive.html`` renders it (the same elements,
         attributes and text; no blank lines): header with sort links, body, paging links. The template's

@@ -56,12 +56,16 @@ def test_rating_list_filter_and_csv_export(live_server, page, data):
     assert errors == []
 
 
-def test_rating_list_sorting_by_keyboard_keeps_the_page(live_server, page, data):
+def test_rating_list_sorting_by_keyboard_keeps_the_page_and_a_name_opens_the_card(live_server, page, data):
     page.goto(live_server.url + "/ranglisten/")
     page.locator("#rating-table thead").get_by_role("link", name="Name").focus()
     page.keyboard.press("Enter")
     expect(page).to_have_url(live_server.url + "/ranglisten/?sort=name")
     expect(page.locator("#rating-table tbody tr").first).to_contain_text("Gegner1")
+    # The sort link swapped only the table; a player's link loads his whole card, heading included.
+    page.locator("#rating-table tbody").get_by_role("link", name="Müller, Hans").click()
+    expect(page.locator("h1")).to_contain_text("Müller, Hans")
+    expect(page.locator("#history-table")).to_contain_text("Maiturnier")
 
 
 def test_calculator_updates_live(live_server, page):
