@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import html
-
 import django_filters
 from django import forms
 from django.utils import timezone
@@ -11,6 +9,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import Sex
+from ratings.escaping import escape
 from ratings.models import Club, Organisation
 from ratings.selectors import lists, search
 from ratings.selectors.clubs import organisation_and_below
@@ -41,33 +40,26 @@ class SelectWidget(forms.Select):
     def _attrs(attrs: dict) -> str:
         """As django/forms/widgets/attrs.html: in order, ``False`` left out, ``True`` as a bare name."""
         return "".join(
-            f" {_escape(k)}" if v is True else f' {_escape(k)}="{_escape(v)}"'
+            f" {escape(k)}" if v is True else f' {escape(k)}="{escape(v)}"'
             for k, v in attrs.items()
             if v is not False
         )
 
     def render(self, name, value, attrs=None, renderer=None):
         widget = self.get_context(name, value, attrs)["widget"]
-        parts = [f'<select name="{_escape(widget["name"])}"{self._attrs(widget["attrs"])}>']
+        parts = [f'<select name="{escape(widget["name"])}"{self._attrs(widget["attrs"])}>']
         for group, options, _index in widget["optgroups"]:
             if group:
-                parts.append(f'\n  <optgroup label="{_escape(group)}">')
+                parts.append(f'\n  <optgroup label="{escape(group)}">')
             parts.extend(
-                f'\n  <option value="{_escape(o["value"])}"{self._attrs(o["attrs"])}>'
-                f"{_escape(o['label'])}</option>"
+                f'\n  <option value="{escape(o["value"])}"{self._attrs(o["attrs"])}>'
+                f"{escape(o['label'])}</option>"
                 for o in options
             )
             if group:
                 parts.append("\n  </optgroup>")
         parts.append("\n</select>")
         return mark_safe("".join(parts))  # noqa: S308 (every name, value and label escaped)
-
-
-def _escape(value) -> str:
-    """``conditional_escape`` without its lazy-string wrapper (a few µs a call, four calls an option)."""
-    if hasattr(value, "__html__"):
-        return value.__html__()
-    return html.escape(str(value))
 
 
 class IntegerFilter(django_filters.NumberFilter):
