@@ -169,12 +169,16 @@ def replay(
     stored: Mapping[Hashable, TournamentResult] | None = None,
     evaluator: Callable[[TournamentInput], TournamentResult] = evaluate,
     on_event: Callable[[Event], None] | None = None,
+    known: Callable[[TournamentEvent, TournamentInput], TournamentResult | None] | None = None,
 ) -> ReplayOutcome:
     """Replay ``events`` (sorted here by their order key) starting from ``states`` (updated in place).
 
     Full replay: ``stored=None`` (every tournament is evaluated). Incremental: ``stored`` maps each unchanged
     tournament to its stored result, ``dirty`` names the players whose input changed and ``changed`` the
     tournaments and adjustments that are new or edited.
+
+    ``known`` (full replay): the result of an event's input if the caller already knows it (stored rows
+    that ``ratings.dwz.digest`` certifies), else None; a known result is taken as it is, not evaluated.
     """
     full = stored is None
     dirty = set(dirty or ())
@@ -217,7 +221,9 @@ def replay(
                 dirty.discard(event.player)  # the same value as stored from here on
             continue
         if full:
-            finish(event, None, normalise(evaluator(tournament_input(event, states)), members))
+            given = tournament_input(event, states)
+            result = None if known is None else known(event, given)
+            finish(event, None, normalise(evaluator(given), members) if result is None else result)
             continue
         before = stored.get(event.key)  # type: ignore[union-attr]
         must = before is None or event.key in changed or any(pid in dirty for pid, _ in event.players)

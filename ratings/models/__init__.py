@@ -4,7 +4,7 @@ from .adjustment import RatingAdjustment, RatingState
 from .audit import AuditEvent
 from .draft import TournamentDraft
 from .dsb_list import ListImport, ListImportStatus, OfficialRating
-from .evaluation import Evaluation, Restpartie
+from .evaluation import Evaluation, EvaluationDigest, Restpartie
 from .federation import Club, Organisation
 from .officer import OfficerScope, TournamentEntryMode
 from .player import Membership, Player
@@ -15,6 +15,7 @@ __all__ = [
     "AuditEvent",
     "Club",
     "Evaluation",
+    "EvaluationDigest",
     "Game",
     "ListImport",
     "ListImportStatus",

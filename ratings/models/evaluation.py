@@ -117,3 +117,22 @@ class Restpartie(models.Model):
 
     def __str__(self) -> str:
         return f"{self.opponent_rating} ({self.score}) {self.end_date}"
+
+
+class EvaluationDigest(models.Model):
+    """A certificate for a tournament's stored rows (``ratings.dwz.digest``): the digest of the code, the
+    input and the rows that a full recalculation evaluated or confirmed. A recalculation that computes the
+    same digest reuses the rows instead of evaluating again; any other value only costs an evaluation, so
+    nothing else has to keep it up to date."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="+", verbose_name=_("Turnier")
+    )
+    digest = models.CharField(_("Prüfsumme"), max_length=32)
+
+    class Meta:
+        verbose_name = _("Prüfsumme der Auswertung")
+        verbose_name_plural = _("Prüfsummen der Auswertungen")
+
+    def __str__(self) -> str:
+        return self.digest

@@ -225,6 +225,13 @@ def test_recalculate_verify_exits_1_listing_differences(tmp_path):
     call_command("recalculate", "--verify", stdout=io.StringIO())
     call_command("recalculate", "--from", "2018-01-01", stdout=io.StringIO())
     assert Evaluation.objects.get(player__key="A").dwz_new == 1101
+    # Nothing changed since: the stored rows are taken as they are, unless --no-reuse.
+    out = io.StringIO()
+    call_command("recalculate", stdout=out)
+    assert "1 Turniere, 2 Auswertungen (davon 2 unverändert übernommen)" in out.getvalue()
+    out = io.StringIO()
+    call_command("recalculate", "--no-reuse", stdout=out)
+    assert "1 Turniere, 2 Auswertungen in" in out.getvalue()
     # After the upgrade that added entry ratings, stored rows have NULL until one full recalculation.
     Evaluation.objects.update(entry_rating=None)
     out = io.StringIO()

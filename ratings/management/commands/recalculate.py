@@ -1,4 +1,5 @@
-"""``manage.py recalculate [--from DATE] [--verify]``: replay the ratings chronologically (spec §9)."""
+"""``manage.py recalculate [--from DATE] [--verify] [--no-reuse]``: replay the ratings chronologically
+(spec §9)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,12 @@ class Command(BaseCommand):
             action="store_true",
             help="compare the stored state with a replay from scratch; exit 1 on differences",
         )
+        parser.add_argument(
+            "--no-reuse",
+            dest="reuse",
+            action="store_false",
+            help="evaluate every tournament, also those whose stored rows their digest certifies",
+        )
 
     def handle(self, *args, **options) -> None:
         if options["verify"]:
@@ -58,11 +65,14 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"--from: kein Datum im Format YYYY-MM-DD: {options['since']!r}", returncode=2
                 ) from exc
-        report = recalculate(since=since, progress=ProgressBar(sys.stderr, "Neuberechnung"))
+        report = recalculate(
+            since=since, progress=ProgressBar(sys.stderr, "Neuberechnung"), reuse=options["reuse"]
+        )
         rate = report.evaluations / report.elapsed if report.elapsed else 0
+        reused = f" (davon {report.reused} unverändert übernommen)" if report.reused else ""
         self.stdout.write(
             self.style.SUCCESS(
-                f"{len(report.tournaments)} Turniere, {report.evaluations} Auswertungen in "
+                f"{len(report.tournaments)} Turniere, {report.evaluations} Auswertungen{reused} in "
                 f"{report.elapsed:.2f} s ({rate:,.0f}/s); {len(report.rating_changes)} DWZ geändert."
             )
         )

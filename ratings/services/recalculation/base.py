@@ -5,9 +5,13 @@ from __future__ import annotations
 import datetime
 import functools
 import gc
+import hashlib
+import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from pathlib import Path
 from typing import overload
 
 from ratings.dwz.replay import (
@@ -25,7 +29,8 @@ EMPTY_STATE = PlayerState()
 class RecalculationReport:
     tournaments: list[int] = field(default_factory=list)  # re-evaluated tournament ids, in evaluation order
     rating_changes: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)  # pk: (old, new)
-    evaluations: int = 0  # player evaluations computed by the engine
+    evaluations: int = 0  # player evaluations replayed: computed by the engine, or ``reused``
+    reused: int = 0  # of those, taken from stored rows their digest certifies (a full replay)
     elapsed: float = 0.0
     # A replay stopped by ``until``: the players still dirty there (their later stored rows may be stale);
     # None if the replay cannot tell (it replayed every event, or was not stopped).
@@ -37,6 +42,7 @@ class RecalculationReport:
             first = self.rating_changes.get(pk, (old, new))[0]
             self.rating_changes[pk] = (first, new)
         self.evaluations += other.evaluations
+        self.reused += other.reused
         self.elapsed += other.elapsed
 
 
@@ -59,6 +65,26 @@ def without_cyclic_gc(function):
                 gc.enable()
 
     return wrapper
+
+
+_RATINGS = Path(__file__).resolve().parent.parent.parent
+# The code a stored digest certifies: the engine, the recalculation that reads and writes the rows, the
+# bulk writer and the row model. Any change there (or another Python) evaluates everything once more.
+_CERTIFIED_CODE = ("dwz/*.py", "services/recalculation/*.py", "services/bulk.py", "models/evaluation.py")
+
+
+@functools.cache
+def code_digest() -> bytes:
+    """The Python version and the source of ``_CERTIFIED_CODE`` hashed (``ratings.dwz.digest``); random
+    where the source cannot be read, so that no stored digest matches."""
+    h = hashlib.blake2b(sys.version.encode(), digest_size=16)
+    try:
+        for path in sorted(p for pattern in _CERTIFIED_CODE for p in _RATINGS.glob(pattern)):
+            h.update(str(path.relative_to(_RATINGS)).encode())
+            h.update(path.read_bytes())
+    except OSError:
+        return os.urandom(16)
+    return h.digest()
 
 
 def chunks(values: Iterable, size: int = IN_CHUNK) -> Iterator[list]:

@@ -360,16 +360,22 @@ def _player_part(row: tuple) -> tuple:
 
 
 def recalculate(
-    *, since: datetime.date | None = None, progress: Callable[[int, int], None] | None = None
+    *,
+    since: datetime.date | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    reuse: bool = True,
 ) -> RecalculationReport:
     """Full (``since=None``) or partial replay of every event from ``since`` on, in one transaction.
 
-    The full one streams the history in date windows (``full``); a partial one starts from the stored
-    states at ``since`` and holds what follows at once.
+    The full one streams the history in date windows (``full``) and, with ``reuse``, takes the stored rows
+    their digest certifies instead of evaluating again; a partial one starts from the stored states at
+    ``since`` and holds what follows at once.
     """
     outermost = not transaction.get_connection().in_atomic_block  # nothing written: windows read ahead
     with transaction.atomic():
         lock_ratings()
         if since is None:
-            return recalculate_full(evaluator=lambda t: evaluate(t), progress=progress, read_ahead=outermost)
+            return recalculate_full(
+                evaluator=lambda t: evaluate(t), progress=progress, read_ahead=outermost, reuse=reuse
+            )
         return recalculate_changes(Changes(since=day_start(since), everything=True), progress=progress)

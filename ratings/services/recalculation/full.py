@@ -13,13 +13,23 @@ from typing import cast
 from django.db.models import Count
 from django.utils import timezone
 
+from ratings.dwz.digest import InputDigest
 from ratings.dwz.replay import Event, PlayerState, TournamentEvent, day_start, gives_rating, replay
 from ratings.dwz.types import TournamentInput, TournamentResult
-from ratings.models import Evaluation, Player, RatingState, Restpartie, Tournament, TournamentEntry
+from ratings.models import (
+    Evaluation,
+    EvaluationDigest,
+    Player,
+    RatingState,
+    Restpartie,
+    Tournament,
+    TournamentEntry,
+)
 from ratings.services import bulk
 
-from .base import RecalculationReport, engine_id, without_cyclic_gc
+from .base import RecalculationReport, chunks, code_digest, engine_id, without_cyclic_gc
 from .load import (
+    RESULT_ROW,
     StoredTournament,
     load_adjustment_events,
     load_members,
@@ -62,6 +72,62 @@ def windows(since: datetime.date, size: int | None = None) -> list[Window]:
     return bounds
 
 
+class Certificates:
+    """Stored rows that their digest (``ratings.dwz.digest``) certifies are reused, not evaluated again.
+
+    ``known`` is the replay's hook: it hashes every input it is shown (kept in ``inputs`` for the digest of
+    a new result) and returns the stored result where the stored digest matches the input and the rows
+    now. The replay shows it the window's tournaments after ``window`` gave it their stored rows."""
+
+    def __init__(self) -> None:
+        self.code = code_digest()
+        self.inputs: dict[int, InputDigest] = {}
+        self.reused: set[int] = set()
+        self.stored: dict[int, StoredTournament] = {}
+        self.digests: dict[int, str] = {}
+
+    def window(self, stored: dict[int, StoredTournament], digests: dict[int, str]) -> None:
+        self.stored, self.digests = stored, digests
+        self.inputs = {}
+        self.reused = set()
+
+    def known(self, event: TournamentEvent, given: TournamentInput) -> TournamentResult | None:
+        tid = tournament_key(event)
+        try:
+            hashed = self.inputs[tid] = InputDigest(self.code, given)
+        except ValueError:  # not in the canonical form: evaluated (and never certified)
+            return None
+        before, digest = self.stored.get(tid), self.digests.get(tid)
+        if before is None or digest is None or before.edition is None or before.order != event.order:
+            return None
+        try:
+            if hashed.of(before.edition, before.rows) != digest:
+                return None
+        except ValueError:
+            return None
+        self.reused.add(tid)
+        return before.result()
+
+    def of(self, tid: int, result: TournamentResult) -> str | None:
+        """The digest of a new result (None: its input had no canonical form)."""
+        hashed = self.inputs.get(tid)
+        if hashed is None:
+            return None
+        try:
+            return hashed.of(result.edition, map(RESULT_ROW, result.players))
+        except ValueError:
+            return None
+
+
+def load_digests(window: Window) -> dict[int, str]:
+    """The stored digests of the window's rated tournaments."""
+    first, until = window
+    query = EvaluationDigest.objects.filter(tournament__rated=True, tournament__end_date__gte=first)
+    if until is not None:
+        query = query.filter(tournament__end_date__lt=until)
+    return dict(bulk.select_rows(query.order_by().values_list("tournament_id", "digest")))
+
+
 def replay_in_windows(
     states: dict[str, PlayerState],
     *,
@@ -69,6 +135,7 @@ def replay_in_windows(
     evaluator: Callable[[TournamentInput], TournamentResult],
     progress: Callable[[int, int], None] | None = None,
     snapshot: str | None = None,
+    certificates: Certificates | None = None,
 ) -> Generator[
     tuple[Window, dict[int, TournamentEvent], dict[Hashable, TournamentResult], dict[int, StoredTournament]],
     None,
@@ -83,6 +150,8 @@ def replay_in_windows(
     (``bulk.read_ahead``) while this one is replayed and written, and this connection reads nothing while
     the caller iterates. The caller writes only the rows of the window it was given, never those of a later
     one, so the reader sees what this connection would.
+
+    ``certificates``: the window's stored digests are read too, and certified stored rows are reused.
     """
     since = datetime.date.min
     total = Tournament.objects.filter(rated=True).count()
@@ -96,23 +165,27 @@ def replay_in_windows(
 
     birth_years = dict(Player.objects.order_by().values_list("pk", "birth_year"))
 
-    def load(window: Window) -> tuple[list[TournamentEvent], dict[int, StoredTournament]]:
+    def load(window: Window) -> tuple[list[TournamentEvent], dict[int, StoredTournament], dict[int, str]]:
         first, until = window
         events = load_tournament_events(first, set(), until=until, birth_years=birth_years)
-        return events, load_stored(since, window=window)
+        digests = load_digests(window) if certificates is not None else {}
+        return events, load_stored(since, window=window), digests
 
     loaded = bulk.read_ahead(windows(since), load, snapshot=snapshot, prepare=_tune)
     with closing(loaded):
-        for (first, until), (t_events, stored) in loaded:
+        for (first, until), (t_events, stored, digests) in loaded:
             in_window = [
                 a for a in adjustments if first <= a.order[0] and (until is None or a.order[0] < until)
             ]
+            if certificates is not None:
+                certificates.window(stored, digests)
             outcome = replay(
                 [*t_events, *in_window],
                 states,
                 members=lambda pid: int(pid) in members,
                 evaluator=evaluator,
                 on_event=on_event,
+                known=None if certificates is None else certificates.known,
             )
             yield (first, until), {tournament_key(ev): ev for ev in t_events}, outcome.evaluated, stored
 
@@ -127,12 +200,18 @@ def recalculate_full(
     evaluator: Callable[[TournamentInput], TournamentResult],
     progress: Callable[[int, int], None] | None = None,
     read_ahead: bool = False,
+    reuse: bool = True,
 ) -> RecalculationReport:
     """Replay every event from scratch (window by window) and write what differs. The lock must be held.
 
     Every player starts from his start value; a window's stored rows are compared with its results and only
     the tournaments that differ are rewritten (a consistent database writes nothing). The players' last
     evaluations are known from the replay itself.
+
+    ``reuse``: a tournament whose stored rows are certified by their digest for the input the replay gives
+    it (``Certificates``) is not evaluated again: its rows are the result. Every tournament evaluated gets
+    the digest of its input and its result (``EvaluationDigest``), so the next recalculation of a database
+    in which nothing changed evaluates nothing. ``reuse=False`` evaluates every tournament.
 
     ``read_ahead`` (the caller's transaction has written nothing but the rating lock): on PostgreSQL the
     next window is read on a second connection on this transaction's snapshot, and each window's rows are
@@ -149,10 +228,18 @@ def recalculate_full(
     decimals = Decimals()
     members = load_members()
     snapshot = bulk.shared_snapshot() if read_ahead else None
+    certificates = Certificates() if reuse else None
     replayed = replay_in_windows(
-        states, members=members, evaluator=evaluator, progress=progress, snapshot=snapshot
+        states,
+        members=members,
+        evaluator=evaluator,
+        progress=progress,
+        snapshot=snapshot,
+        certificates=certificates,
     )
     behind = bulk.WriteBehind() if snapshot is not None else None
+    renewed: list[tuple[int, str]] = []  # (tournament, digest) to store
+    outdated: list[int] = []  # tournaments whose stored digest is replaced
     with closing(replayed), behind or nullcontext():  # on an error: the reader stops, the writer finishes
         for _window, events, evaluated, stored in replayed:
             clear: list[int] = []
@@ -166,6 +253,15 @@ def recalculate_full(
                 for pr in result.players:
                     if gives_rating(pr):
                         last[int(pr.id)] = event.end_date  # evaluation order: the last one wins
+                if certificates is not None:
+                    if tid in certificates.reused:
+                        report.reused += len(result.players)
+                        continue
+                    digest = certificates.of(tid, result)
+                    if digest is not None and digest != certificates.digests.get(tid):
+                        renewed.append((tid, digest))
+                        if tid in certificates.digests:
+                            outdated.append(tid)
                 before = stored.get(tid)
                 if before is not None and before.same_as(result, event.order):
                     continue
@@ -174,6 +270,9 @@ def recalculate_full(
                 evaluations += rows
                 restpartien += rps
             replace_rows(clear, evaluations, restpartien, behind=behind)
+    for chunk in chunks(outdated):
+        EvaluationDigest.objects.filter(tournament_id__in=chunk).delete()
+    bulk.insert_rows(EvaluationDigest, ("tournament_id", "digest"), renewed)
     # Rows of tournaments no longer rated; their players' rows are compared below like everyone's.
     Evaluation.objects.filter(tournament__rated=False).delete()
     Restpartie.objects.filter(tournament__rated=False).delete()

@@ -1,0 +1,82 @@
+"""Digests that certify a tournament's stored results: ``InputDigest(code, input).of(edition, rows)``.
+
+The engine is a function: the same ``TournamentInput`` gives the same ``TournamentResult`` under the same
+code. A full recalculation that has just evaluated a tournament (or found its stored rows equal to the
+result) can therefore store a digest of the code, the input and the result rows; a later recalculation
+that builds the same input, reads the same rows and computes the same digest knows the rows are what the
+engine would give, without evaluating again. A digest certifies itself: whoever wrote it, it matches only
+if the rows now stored are exactly the rows once computed from exactly this input by exactly this code, so
+a stale, copied or missing digest costs an evaluation, never a wrong number.
+
+The canonical form is ``marshal`` format 2 (no object references: equal values give equal bytes whatever
+their identity) of plain ints, strings, booleans and None; dates become ordinals and a coefficient its
+tenths, so that a value read back from the database (``Decimal("12")``) and the engine's
+(``Decimal("12.0")``) agree whenever they are equal. Anything else (an unexpected type) raises
+``ValueError``: no digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from collections.abc import Iterable
+from decimal import Decimal
+from operator import attrgetter
+
+from .types import RestpartieValue, TournamentInput
+
+DIGEST_SIZE = 16  # bytes; 32 hex characters
+_FORMAT = 2  # marshal's last format without references
+_game = attrgetter("white", "black", "result")
+
+
+class InputDigest:
+    """The code and one tournament's input, hashed once; ``of(rows)`` completes it with result rows."""
+
+    __slots__ = ("_hash",)
+
+    def __init__(self, code: bytes, tournament: TournamentInput) -> None:
+        self._hash = hashlib.blake2b(code, digest_size=DIGEST_SIZE)
+        self._hash.update(marshal.dumps(_input(tournament), _FORMAT))
+
+    def of(self, edition: str | None, rows: Iterable[tuple]) -> str:
+        """The digest with the result: its edition and its rows in ``PlayerResult`` field order (the
+        stored rows as ``recalculation.load`` reads them, or a result's players as tuples)."""
+        complete = self._hash.copy()
+        complete.update(marshal.dumps((edition, [_row(row) for row in rows]), _FORMAT))
+        return complete.hexdigest()
+
+
+def _input(t: TournamentInput) -> tuple:
+    # The name is left out: it changes no number (a header-only edit evaluates nothing again).
+    players = [
+        (p.id, p.birth_year, p.dwz, p.index, p.fide_elo, _restpartien(p.restpartien), p.member)
+        for p in t.players
+    ]
+    return (t.end_date.toordinal(), t.code, players, list(map(_game, t.games)))
+
+
+def _restpartien(values: tuple[RestpartieValue, ...]) -> list[tuple[int, int, int]] | None:
+    if not values:
+        return None
+    return [(rp.opponent_rating, rp.score, rp.end_date.toordinal()) for rp in values]
+
+
+_TENTHS: dict[Decimal, int] = {}
+
+
+def _tenths(value: Decimal) -> int:
+    # Equal Decimals hash equal: Decimal("12") and Decimal("12.0") share one entry.
+    tenths = _TENTHS.get(value)
+    if tenths is None:
+        scaled = value.scaleb(1)
+        if scaled != scaled.to_integral_value():
+            raise ValueError(f"coefficient with more than one decimal: {value}")
+        tenths = _TENTHS[value] = int(scaled)
+    return tenths
+
+
+def _row(row: tuple) -> tuple:
+    coefficient, restpartien = row[7], row[12]
+    tenths = None if coefficient is None else _tenths(coefficient)
+    return (*row[:7], tenths, *row[8:12], _restpartien(restpartien), *row[13:])
