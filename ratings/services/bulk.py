@@ -141,7 +141,11 @@ def select_rows(queryset: models.QuerySet) -> Iterator[tuple]:
     if connection.vendor != "postgresql":
         yield from queryset
         return
-    sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
+    yield from select_sql(*queryset.query.get_compiler(using=queryset.db).as_sql())
+
+
+def select_sql(sql: str, params: Sequence) -> Iterator[tuple]:
+    """The rows of a query the ORM compiled (``select_rows``; PostgreSQL), fetched 10,000 at a time."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(10_000):

@@ -9,9 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ratings.models import Evaluation
+from ratings.services.recalculation import players
 from ratings.services.recalculation.base import IN_CHUNK
 from ratings.services.recalculation.load import load_members, load_start_values
-from ratings.services.recalculation.players import of_players, player_chunks
+from ratings.services.recalculation.players import of_players, player_chunks, select_of
 from tests.builders import player, round_robin, save_tournament
 from tests.factories import MembershipFactory, PlayerFactory
 
@@ -60,3 +61,43 @@ def test_of_players_selects_the_same_rows_as_an_in_list():
     assert len(parts) == 1
     assert [row for part in parts for row in part] == list(rows.filter(player_id__in=wanted))
     assert [row for part in of_players(rows, set()) for row in part] == []
+
+
+COMPILE = players._compile
+
+
+def _evaluations_since(since: datetime.date):
+    return (
+        Evaluation.objects.filter(end_date__gte=since)
+        .order_by("player_id", "end_date")
+        .values_list("player_id", "end_date", "dwz_new")
+    )
+
+
+def test_select_of_runs_one_compiled_statement_with_each_call_s_ids_and_dates(monkeypatch):
+    rng = random.Random(4)
+    group = [player(dwz=1500 + 25 * i, index=5) for i in range(6)]
+    for month in (3, 6, 9):
+        save_tournament(group, round_robin(group, rng), end=datetime.date(2024, month, 1))
+    compiled = []
+    monkeypatch.setattr(players, "_STATEMENTS", {})
+    monkeypatch.setattr(players, "_compile", lambda *args: compiled.append(args) or COMPILE(*args))
+    calls = [
+        ({group[0].pk, group[3].pk}, datetime.date(2024, 5, 1)),
+        ({p.pk for p in group[1:]}, datetime.date(2024, 1, 1)),
+        ({group[5].pk}, datetime.date(2024, 9, 1)),
+        (set(), datetime.date(2024, 1, 1)),
+    ]
+    for ids, since in calls:
+        got = list(select_of("test", _evaluations_since, ids, "player_id", since))
+        assert got == list(_evaluations_since(since).filter(player_id__in=ids))
+    assert len(compiled) == (1 if connection.vendor == "postgresql" else 0)  # SQLite: the ORM each time
+
+
+def test_select_of_refuses_a_query_that_drops_a_marker(monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("statements are compiled once on PostgreSQL only")
+    monkeypatch.setattr(players, "_STATEMENTS", {})
+    converted = lambda since: _evaluations_since(datetime.date.fromisoformat(since.isoformat()))  # noqa: E731
+    with pytest.raises(RuntimeError, match="lost its marker"):
+        list(select_of("test", converted, {1}, "player_id", datetime.date(2024, 1, 1)))

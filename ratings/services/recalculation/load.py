@@ -8,11 +8,11 @@ import datetime
 import itertools
 import operator
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import F, IntegerField
+from django.db.models import F, IntegerField, QuerySet
 from django.db.models.functions import Cast, Round
 
 from ratings.dwz import sets_rating
@@ -47,7 +47,7 @@ from .base import (
     stored_order,
     thousandths,
 )
-from .players import of_players, player_chunks
+from .players import player_chunks, select_of
 
 
 def load_tournament_events(
@@ -68,41 +68,52 @@ def load_tournament_events(
     every player's birth year, if the caller has them (a full replay reads them once instead of joining the
     player table for each of its 2 M entries), or a ``BirthYears`` the missing ones are read into.
     """
-    head = Tournament.objects.filter(rated=True, end_date__gte=since).order_by()
-    in_order = TournamentEntry.objects.order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
-    if only is None:
-        in_order = in_order.filter(tournament__rated=True, tournament__end_date__gte=since)
-    # else by tournament id alone: the entries of tournaments not in ``tournaments`` are skipped below, and
-    # joining the tournaments made PostgreSQL hash all of them since ``since`` for each query.
+    untils = () if until is None else (until,)
+
+    def head(since: datetime.date, *until: datetime.date) -> QuerySet:
+        query = Tournament.objects.filter(rated=True, end_date__gte=since).order_by()
+        return query.filter(end_date__lt=until[0]) if until else query
+
     columns: tuple[str, ...] = ("tournament_id", "player_id", "member")
     if birth_years is None:
         columns += ("player__birth_year",)
-    entries = in_order.values_list(*columns)
-    if until is not None:
-        head = head.filter(end_date__lt=until)
-        entries = entries.filter(tournament__end_date__lt=until)
+
+    def entries(*until: datetime.date) -> QuerySet:
+        query = TournamentEntry.objects.order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
+        if only is None:
+            query = query.filter(tournament__rated=True, tournament__end_date__gte=since)
+        # else by tournament id alone: the entries of tournaments not in ``only`` are skipped below, and
+        # joining the tournaments made PostgreSQL hash all of them since ``since`` for each query.
+        query = query.values_list(*columns)
+        return query.filter(tournament__end_date__lt=until[0]) if until else query
+
     if only is not None:
         games_of = only if games_of is None else games_of & only
     tournaments = {
         pk: (end, code, name)
-        for query in _by_id(head.values_list("pk", "end_date", "code", "name"), only, "pk")
-        for pk, end, code, name in select_rows(query)
+        for pk, end, code, name in _rows(
+            ("events", len(untils)),
+            lambda *dates: head(*dates).values_list("pk", "end_date", "code", "name"),
+            only,
+            "pk",
+            since,
+            *untils,
+        )
         if pk not in exclude
     }
     players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
     non_members: dict[int, set[str]] = defaultdict(set)
     names = EngineIds() if names is None else names
-    for query in _by_tournament(entries, only):
-        rows: Iterable[tuple] = select_rows(query)
-        if isinstance(birth_years, BirthYears):
-            rows = [row for row in rows if row[0] in tournaments]
-            birth_years.read({row[1] for row in rows})
-        for tid, player_id, member, *joined in rows:
-            if tid in tournaments:
-                birth_year = joined[0] if birth_years is None else birth_years[player_id]
-                players[tid].append((names[player_id], birth_year))
-                if not member:
-                    non_members[tid].add(names[player_id])
+    rows: Iterable[tuple] = _rows(("entries", columns, len(untils)), entries, only, "tournament_id", *untils)
+    if isinstance(birth_years, BirthYears):
+        rows = [row for row in rows if row[0] in tournaments]
+        birth_years.read({row[1] for row in rows})
+    for tid, player_id, member, *joined in rows:
+        if tid in tournaments:
+            birth_year = joined[0] if birth_years is None else birth_years[player_id]
+            players[tid].append((names[player_id], birth_year))
+            if not member:
+                non_members[tid].add(names[player_id])
     games = load_games(games_of, since, names, until=until)
     return [
         TournamentEvent(
@@ -127,9 +138,11 @@ class BirthYears(dict[int, int | None]):
     def read(self, players: set[int]) -> None:
         missing = players - self.keys()
         if missing:
-            query = Player.objects.order_by().values_list("pk", "birth_year")
-            for part in of_players(query, missing, "id"):
-                self.update(select_rows(part))
+            self.update(select_of("birth years", _birth_years, missing, "id"))
+
+
+def _birth_years() -> QuerySet:
+    return Player.objects.order_by().values_list("pk", "birth_year")
 
 
 def load_games(
@@ -142,19 +155,24 @@ def load_games(
     """Pairings (two players) of ``tournaments``, or of every rated tournament ending on or after ``since``
     (and before ``until``), in round / board / creation order."""
     games: dict[int, list[GameInput]] = defaultdict(list)
-    pairings = (
-        Game.objects.filter(result__in=sorted(PAIRING_RESULTS))
-        .order_by("tournament_id", "round", F("board").asc(nulls_last=True), "pk")
-        .values_list("tournament_id", "white_id", "black_id", "result")
-    )
-    if tournaments is None:
-        pairings = pairings.filter(tournament__rated=True, tournament__end_date__gte=since)
-        if until is not None:
-            pairings = pairings.filter(tournament__end_date__lt=until)
+
+    def pairings() -> QuerySet:
+        query = (
+            Game.objects.filter(result__in=sorted(PAIRING_RESULTS))
+            .order_by("tournament_id", "round", F("board").asc(nulls_last=True), "pk")
+            .values_list("tournament_id", "white_id", "black_id", "result")
+        )
+        if tournaments is None:
+            query = query.filter(tournament__rated=True, tournament__end_date__gte=since)
+            if until is not None:
+                query = query.filter(tournament__end_date__lt=until)
+        return query
+
     names = EngineIds() if names is None else names
-    for queryset in _by_tournament(pairings, tournaments):
-        for tid, rows in itertools.groupby(select_rows(queryset), key=operator.itemgetter(0)):
-            games[tid] += [GameInput(names[white], names[black], result) for _, white, black, result in rows]
+    for tid, rows in itertools.groupby(
+        _rows("games", pairings, tournaments, "tournament_id"), key=operator.itemgetter(0)
+    ):
+        games[tid] += [GameInput(names[white], names[black], result) for _, white, black, result in rows]
     return games
 
 
@@ -171,17 +189,19 @@ def load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[Adjustmen
     return events
 
 
-def _by_tournament(queryset, tournaments: set[int] | None):
-    """``queryset`` as is, or one query per chunk of ``tournaments`` (SQLite's parameter limit)."""
-    return _by_id(queryset, tournaments, "tournament_id")
-
-
-def _by_id(queryset, ids: Collection[int] | None, name: str):
-    """``queryset`` as is, or restricted to ``ids`` in the column ``name`` (``of_players``: one array
-    parameter on PostgreSQL, where an ``IN`` list costs psycopg a parameter each; chunks on SQLite)."""
+def _rows(
+    key: Hashable,
+    build: Callable[..., QuerySet],
+    ids: Collection[int] | None,
+    column: str,
+    *dates: datetime.date,
+) -> Iterator[tuple]:
+    """The rows of ``build(*dates)``, all of them (``ids`` None) or restricted to ``ids`` in ``column``
+    (``select_of``: one array parameter on PostgreSQL, where an ``IN`` list costs psycopg a parameter each,
+    the query compiled once per ``key``; chunks on SQLite)."""
     if ids is None:
-        return [queryset]
-    return of_players(queryset, ids, name)
+        return select_rows(build(*dates))
+    return select_of(key, build, ids, column, *dates)
 
 
 # A stored evaluation as a tuple in ``PlayerResult`` field order: ``PlayerResult(*row)`` builds one, and
@@ -236,23 +256,23 @@ def load_stored(
     ``include_restpartien=False``: the rows without their Restpartien (for players they no longer reach).
     """
 
-    def selected(queryset):
+    def selected(key: str, build: Callable[[], QuerySet]) -> Iterator[tuple]:
         if window is not None:
             first, until = window
-            queryset = queryset.filter(tournament__rated=True, tournament__end_date__gte=first)
-            return [queryset if until is None else queryset.filter(tournament__end_date__lt=until)]
-        queryset = queryset.filter(end_date__gte=since)
-        if players is not None:
-            return of_players(queryset, players)
-        return _by_tournament(queryset, tournaments)
+            queryset = build().filter(tournament__rated=True, tournament__end_date__gte=first)
+            return select_rows(queryset if until is None else queryset.filter(tournament__end_date__lt=until))
+        column, ids = ("player_id", players) if players is not None else ("tournament_id", tournaments)
+        return _rows((key, column), lambda since: build().filter(end_date__gte=since), ids, column, since)
 
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
-    rp_query = Restpartie.objects.order_by("tournament_id", "player_id", "seq").values_list(
-        "tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date"
-    )
-    for queryset in selected(rp_query) if include_restpartien else ():
-        for tid, player_id, opp, score, end in select_rows(queryset):
-            rp_rows[(tid, player_id)].append(RestpartieValue(opp, score, end))
+
+    def rp_query() -> QuerySet:
+        return Restpartie.objects.order_by("tournament_id", "player_id", "seq").values_list(
+            "tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date"
+        )
+
+    for tid, player_id, opp, score, end in selected("restpartien", rp_query) if include_restpartien else ():
+        rp_rows[(tid, player_id)].append(RestpartieValue(opp, score, end))
     restpartien = {key: tuple(rps) for key, rps in rp_rows.items()}
     stored: dict[int, StoredTournament] = {}
     seen = set()
@@ -272,60 +292,61 @@ def load_stored(
         return t
 
     # Each row carries its head (end date, code suffix, edition): no separate DISTINCT query over the rows.
-    query = Evaluation.objects.order_by("tournament_id", "pk").values_list(
-        "tournament_id",
-        "player_id",
-        "status",
-        "dwz_old",
-        "index_old",
-        "n",
-        _scaled("points", 1000),
-        _scaled("expected", 1000),
-        _scaled("coefficient", 10),
-        "level",
-        "performance",
-        "dwz_new",
-        "index_new",
-        "fide_takeover",
-        "entry_rating",
-        "end_date",
-        "code_suffix",
-        "edition",
-    )
+    def query() -> QuerySet:
+        return Evaluation.objects.order_by("tournament_id", "pk").values_list(
+            "tournament_id",
+            "player_id",
+            "status",
+            "dwz_old",
+            "index_old",
+            "n",
+            _scaled("points", 1000),
+            _scaled("expected", 1000),
+            _scaled("coefficient", 10),
+            "level",
+            "performance",
+            "dwz_new",
+            "index_new",
+            "fide_takeover",
+            "entry_rating",
+            "end_date",
+            "code_suffix",
+            "edition",
+        )
+
     coefficients = _Tenths()
     no_restpartien = ()
     with_restpartien = {tid for tid, _ in restpartien}  # a few: most rows skip the (tid, player) lookup
     # The head of the rows being read; compared field by field (no tuple per row).
     cur_tid = cur_end = cur_suffix = cur_edition = None
     rows: list[tuple] = []
-    for queryset in selected(query):
-        rows_of_query = select_rows(queryset)
-        for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
-             dwz_new, index_new, takeover, entry_rating, end, suffix, edition) in rows_of_query:  # fmt: skip
-            if tid != cur_tid or end != cur_end or suffix != cur_suffix or edition != cur_edition:
-                cur_tid, cur_end, cur_suffix, cur_edition = tid, end, suffix, edition
-                rows = add_head(tid, (end, suffix, edition)).rows
-            rows.append(
-                (
-                    str(player_id),
-                    status,
-                    dwz_old,
-                    index_old,
-                    n,
-                    points,
-                    expected,
-                    coefficients[coefficient],
-                    level,
-                    performance,
-                    dwz_new,
-                    index_new,
-                    restpartien.get((tid, player_id), no_restpartien)
-                    if tid in with_restpartien
-                    else no_restpartien,
-                    takeover,
-                    entry_rating,
-                )
+    stored_rows = selected("rows", query)
+    for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
+         dwz_new, index_new, takeover, entry_rating, end, suffix, edition) in stored_rows:  # fmt: skip
+        if tid != cur_tid or end != cur_end or suffix != cur_suffix or edition != cur_edition:
+            cur_tid, cur_end, cur_suffix, cur_edition = tid, end, suffix, edition
+            rows = add_head(tid, (end, suffix, edition)).rows
+        rows.append(
+            (
+                str(player_id),
+                status,
+                dwz_old,
+                index_old,
+                n,
+                points,
+                expected,
+                coefficients[coefficient],
+                level,
+                performance,
+                dwz_new,
+                index_new,
+                restpartien.get((tid, player_id), no_restpartien)
+                if tid in with_restpartien
+                else no_restpartien,
+                takeover,
+                entry_rating,
             )
+        )
     return stored
 
 
@@ -343,28 +364,29 @@ StartValues = dict[int, tuple[int | None, int | None, int | None]]  # player pk:
 def load_start_values(players: Collection[int] | None = None) -> StartValues:
     """Start values (of ``players`` only, if given). ``order_by()``: the model's ordering by player would
     join the player table."""
-    query = (
-        RatingAdjustment.objects.filter(kind=AdjustmentKind.START)
-        .order_by()
-        .values_list("player_id", "dwz", "index", "fide_elo")
-    )
+
+    def query() -> QuerySet:
+        return (
+            RatingAdjustment.objects.filter(kind=AdjustmentKind.START)
+            .order_by()
+            .values_list("player_id", "dwz", "index", "fide_elo")
+        )
+
+    ids = None if players is None else set(players)
     return {
         player_id: (dwz, index, fide)
-        for chunk in _of_players(query, players)
-        for player_id, dwz, index, fide in chunk
+        for player_id, dwz, index, fide in _rows("start", query, ids, "player_id")
     }
 
 
 def load_members(players: Collection[int] | None = None) -> set[int]:
     """Players holding a membership (of ``players`` only, if given). ``order_by()``: the model's ordering
     (by club) would otherwise take part in the DISTINCT."""
-    query = Membership.objects.order_by().values_list("player_id", flat=True).distinct()
-    return {pk for chunk in _of_players(query, players) for pk in chunk}
 
+    def query() -> QuerySet:
+        return Membership.objects.order_by().values_list("player_id").distinct()
 
-def _of_players(queryset, players: Collection[int] | None):
-    """``queryset`` as is, or restricted to ``players`` (PostgreSQL: one array parameter, ``of_players``)."""
-    return [queryset] if players is None else of_players(queryset, players)
+    return {pk for (pk,) in _rows("members", query, None if players is None else set(players), "player_id")}
 
 
 @dataclass(slots=True)
@@ -418,21 +440,23 @@ def load_player_events(
             if int(pid) in events:
                 events[int(pid)].events.append((ev.order, ("t", tid)))
     old_adjustments = []
-    adjustments = (
-        RatingAdjustment.objects.filter(date__isnull=False, date__gte=since[0])
-        .order_by()
-        .values_list("pk", "player_id", "date", "dwz", "index")
-    )
-    for part in of_players(adjustments, players):
-        for apk, pk, date, dwz, index in part:
-            assert date is not None  # the query excludes undated adjustments
-            order = adjustment_order(date, apk)
-            if order < since:
-                continue
-            old_adjustments.append((order, apk, pk))
-            if apk not in removed_a:
-                events[pk].events.append((order, ("a", apk)))
-                events[pk].adjustments[apk] = (dwz, index)
+
+    def adjustments(since: datetime.date) -> QuerySet:
+        return (
+            RatingAdjustment.objects.filter(date__isnull=False, date__gte=since)
+            .order_by()
+            .values_list("pk", "player_id", "date", "dwz", "index")
+        )
+
+    for apk, pk, date, dwz, index in _rows("adjustments", adjustments, players, "player_id", since[0]):
+        assert date is not None  # the query excludes undated adjustments
+        order = adjustment_order(date, apk)
+        if order < since:
+            continue
+        old_adjustments.append((order, apk, pk))
+        if apk not in removed_a:
+            events[pk].events.append((order, ("a", apk)))
+            events[pk].adjustments[apk] = (dwz, index)
     for mine in events.values():
         mine.events.sort()
     # Two index scans (the partial unique index of start values, the membership's player index): one query
@@ -451,17 +475,19 @@ def _restpartien_before(players: set[int], since: datetime.date) -> dict[int, tu
     """Stored Restpartien played before ``since`` that can still be valid on or after it (2-year window)."""
     oldest = datetime.date(max(since.year - 2, 1), 1, 1)
     found: dict[int, list[RestpartieValue]] = defaultdict(list)
-    query = (
-        Restpartie.objects.filter(end_date__gte=oldest, end_date__lt=since)
-        .order_by("end_date", "tournament_id", "seq")
-        .values_list("player_id", "opponent_rating", "score", "end_date")
-    )
+
+    def query(oldest: datetime.date, since: datetime.date) -> QuerySet:
+        return (
+            Restpartie.objects.filter(end_date__gte=oldest, end_date__lt=since)
+            .order_by("end_date", "tournament_id", "seq")
+            .values_list("player_id", "opponent_rating", "score", "end_date")
+        )
+
     # Many players (a full recalculation): one scan of the window beats dozens of ``IN (...)`` chunks.
-    parts = [query] if len(players) > 4 * IN_CHUNK else of_players(query, players)
-    for rows in parts:
-        for player_id, opp, score, end in rows:
-            if player_id in players:
-                found[player_id].append(RestpartieValue(opp, thousandths(score), end))
+    ids = None if len(players) > 4 * IN_CHUNK else players
+    for player_id, opp, score, end in _rows("restpartien before", query, ids, "player_id", oldest, since):
+        if player_id in players:
+            found[player_id].append(RestpartieValue(opp, thousandths(score), end))
     return {pk: tuple(v) for pk, v in found.items()}
 
 

@@ -7,7 +7,8 @@ most 999 parameters, so there the lists go in ``IN`` chunks of ``IN_CHUNK``.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import datetime
+from collections.abc import Callable, Collection, Hashable, Iterator
 
 from django.db import connection
 from django.db.models import BooleanField, F, Func, QuerySet, TextField, Value
@@ -46,6 +47,62 @@ def of_players(queryset: QuerySet, players: Collection[int], column: str = "play
         return [queryset.filter(**{f"{column}__in": chunk}) for chunk in player_chunks(players)]
     ids = Value("{" + ",".join(map(str, sorted(players))) + "}", output_field=TextField())
     return [queryset.filter(AnyOf(F(column), ids))]
+
+
+class _Ids(str):
+    """Where the id array goes in a statement compiled once (``select_of``; found by identity)."""
+
+
+class _Date(datetime.date):
+    """Where a date goes in a statement compiled once (``select_of``; found by identity)."""
+
+
+# (alias, key) -> the compiled SQL, its parameters with the markers, and (parameter, value) places.
+_STATEMENTS: dict[tuple[str, Hashable], tuple[str, list, list[tuple[int, int]]]] = {}
+
+
+def select_of(
+    key: Hashable,
+    build: Callable[..., QuerySet],
+    ids: Collection[int],
+    column: str = "player_id",
+    *dates: datetime.date,
+) -> Iterator[tuple]:
+    """The rows (``bulk.select_rows``) of ``build(*dates)``, a ``values_list`` query, restricted to ``ids``
+    in ``column`` (``of_players``).
+
+    On PostgreSQL the query is built and compiled once per ``key`` (with markers for the ids and the dates)
+    and later runs only put their values in: a loading round of the late chain runs a dozen such queries,
+    and building and compiling each cost the ORM 0.4–0.7 ms of CPU (500 queries at 2 M evaluations), as
+    much as the server's work for most of them. ``key`` must name everything ``build`` puts into the query
+    but the ids and ``dates``."""
+    if connection.vendor != "postgresql":
+        for part in of_players(build(*dates), ids, column):
+            yield from bulk.select_rows(part)
+        return
+    compiled = _STATEMENTS.get((connection.alias, key))
+    if compiled is None:
+        compiled = _STATEMENTS[(connection.alias, key)] = _compile(build, column, len(dates))
+    sql, params, places = compiled
+    values = ["{" + ",".join(map(str, sorted(ids))) + "}", *dates]
+    params = list(params)
+    for at, value in places:
+        params[at] = values[value]
+    yield from bulk.select_sql(sql, params)
+
+
+def _compile(
+    build: Callable[..., QuerySet], column: str, dates: int
+) -> tuple[str, list, list[tuple[int, int]]]:
+    markers: list = [_Ids("{}"), *(_Date(2000, 1, 1) for _ in range(dates))]
+    queryset = build(*markers[1:]).filter(AnyOf(F(column), Value(markers[0], output_field=TextField())))
+    sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
+    places = [
+        (at, i) for at, param in enumerate(params) for i, marker in enumerate(markers) if param is marker
+    ]
+    if {i for _, i in places} != set(range(len(markers))):  # a marker converted: its place is unknown
+        raise RuntimeError(f"select_of: a parameter of {sql!r} lost its marker")
+    return sql, list(params), places
 
 
 def dated_adjustments(
