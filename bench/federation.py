@@ -549,9 +549,10 @@ def phase_fresh() -> dict:
     """A full recalculation with no derived data stored (removed first, not timed)."""
     from django.db import transaction
 
-    from ratings.models import Evaluation, Player, Restpartie
+    from ratings.models import Evaluation, EvaluationDigest, Player, Restpartie
 
     with transaction.atomic():
+        EvaluationDigest.objects.all().delete()
         Restpartie.objects.all().delete()
         Evaluation.objects.all().delete()
         Player.objects.update(dwz=None, index=None, last_evaluated=None)
