@@ -35,9 +35,11 @@ class InputDigest:
 
     __slots__ = ("_hash",)
 
-    def __init__(self, code: bytes, tournament: TournamentInput) -> None:
+    def __init__(self, code: bytes, tournament: TournamentInput, context: list[bool] | None = None) -> None:
+        """``context``: whatever else the caller's rows depend on, in the canonical form (the replay's
+        membership test for each player, which decides whose Restpartien are kept)."""
         self._hash = hashlib.blake2b(code, digest_size=DIGEST_SIZE)
-        self._hash.update(marshal.dumps(_input(tournament), _FORMAT))
+        self._hash.update(marshal.dumps((_input(tournament), context), _FORMAT))
 
     def of(self, edition: str | None, rows: Iterable[tuple]) -> str:
         """The digest with the result: its edition and its rows in ``PlayerResult`` field order (the

@@ -167,3 +167,11 @@ def test_digests_are_equal_exactly_when_the_replay_inputs_are(players, data):
     other[k] = PlayerState(data.draw(ratings), data.draw(st.integers(0, 30)))
     a, b = tournament_input(event, states), tournament_input(event, other)
     assert (_digest(a) == _digest(b)) == (a == b)
+
+
+def test_the_callers_context_changes_the_digest():
+    """The replay keeps Restpartien for members only: the caller hashes who is one with the input."""
+    t = _tournament()
+    assert _digest(t) == InputDigest(CODE, t, None).of("classic", ())
+    everyone = InputDigest(CODE, t, [True] * 4).of("classic", ())
+    assert InputDigest(CODE, t, [True, True, True, False]).of("classic", ()) != everyone

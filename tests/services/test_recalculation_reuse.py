@@ -10,7 +10,7 @@ from django.db import transaction
 
 import ratings.services.recalculation.changes as changes
 import ratings.services.recalculation.full as full
-from ratings.models import Evaluation, EvaluationDigest, Game, Tournament
+from ratings.models import Evaluation, EvaluationDigest, Game, Membership, Restpartie, Tournament
 from ratings.services import ratings_verify, recalculate
 from tests.builders import random_history, save_tournament, snapshot
 
@@ -129,4 +129,17 @@ def test_a_missing_row_is_evaluated_and_written_again(history, engine_calls):
     recalculate()
     assert Tournament.objects.get(pk=tid).name in engine_calls
     assert Evaluation.objects.filter(tournament_id=tid, player_id=row.player_id).exists()
+    assert ratings_verify() == []
+
+
+def test_a_membership_ended_behind_its_back_drops_the_restpartien_it_kept(history, engine_calls):
+    """Restpartien are kept for members only (``replay.normalise``): the rows depend on the membership
+    too, which no input holds, so it is part of the digest."""
+    rp = Restpartie.objects.order_by("pk").first()
+    assert rp is not None  # the history hands out Restpartien to members
+    Membership.objects.filter(player_id=rp.player_id).delete()  # no service: nothing recalculated
+    assert ratings_verify() != []
+    recalculate()
+    assert Tournament.objects.get(pk=rp.tournament_id).name in engine_calls
+    assert not Restpartie.objects.filter(player_id=rp.player_id).exists()
     assert ratings_verify() == []

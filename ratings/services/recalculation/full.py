@@ -77,9 +77,13 @@ class Certificates:
 
     ``known`` is the replay's hook: it hashes every input it is shown (kept in ``inputs`` for the digest of
     a new result) and returns the stored result where the stored digest matches the input and the rows
-    now. The replay shows it the window's tournaments after ``window`` gave it their stored rows."""
+    now. The replay shows it the window's tournaments after ``window`` gave it their stored rows.
 
-    def __init__(self) -> None:
+    Besides the input, a result's rows depend on ``members`` only (``replay.normalise`` keeps Restpartien
+    for members): whether each player is one is hashed with the input."""
+
+    def __init__(self, members: set[int]) -> None:
+        self.members = members
         self.code = code_digest()
         self.inputs: dict[int, InputDigest] = {}
         self.reused: set[int] = set()
@@ -94,7 +98,8 @@ class Certificates:
     def known(self, event: TournamentEvent, given: TournamentInput) -> TournamentResult | None:
         tid = tournament_key(event)
         try:
-            hashed = self.inputs[tid] = InputDigest(self.code, given)
+            members = [int(pid) in self.members for pid, _ in event.players]
+            hashed = self.inputs[tid] = InputDigest(self.code, given, members)
         except ValueError:  # not in the canonical form: evaluated (and never certified)
             return None
         before, digest = self.stored.get(tid), self.digests.get(tid)
@@ -228,7 +233,7 @@ def recalculate_full(
     decimals = Decimals()
     members = load_members()
     snapshot = bulk.shared_snapshot() if read_ahead else None
-    certificates = Certificates() if reuse else None
+    certificates = Certificates(members) if reuse else None
     replayed = replay_in_windows(
         states,
         members=members,
