@@ -8,6 +8,7 @@ validate before. Everything else uses the ORM.
 
 from __future__ import annotations
 
+import itertools
 import queue
 import re
 import threading
@@ -131,25 +132,36 @@ def tune_window_reads(*, work_mem_mb: int) -> None:
 
 
 def select_rows(queryset: models.QuerySet) -> Iterator[tuple]:
-    """The rows of a ``values_list`` query as the driver's tuples.
+    """The rows of a ``values_list`` query as the driver's tuples (lazily: the query runs at the first row).
 
     On PostgreSQL the query's own SQL (the ORM builds it) is executed directly and fetched 10,000 rows at a
     time: Django's iterator fetches 100 rows at a time and runs its converters on each value, about a
     sixth of a full recalculation's CPU at 2 M evaluations. psycopg already returns dates, booleans and
     integers as Python values. SQLite goes through the ORM: its dates and booleans need the converters.
     """
+    return itertools.chain.from_iterable(_batches_of(queryset))
+
+
+def _batches_of(queryset: models.QuerySet) -> Iterator[Iterable[tuple]]:
     if connection.vendor != "postgresql":
-        yield from queryset
+        yield queryset
         return
-    yield from select_sql(*queryset.query.get_compiler(using=queryset.db).as_sql())
+    yield from _batches(*queryset.query.get_compiler(using=queryset.db).as_sql())
 
 
 def select_sql(sql: str, params: Sequence) -> Iterator[tuple]:
-    """The rows of a query the ORM compiled (``select_rows``; PostgreSQL), fetched 10,000 at a time."""
+    """The rows of a query the ORM compiled (``select_rows``; PostgreSQL), fetched 10,000 at a time.
+
+    The rows are handed on from each batch by ``itertools.chain``: a generator yielding every one of a full
+    recalculation's 12 M rows cost 5-7 % of its CPU."""
+    return itertools.chain.from_iterable(_batches(sql, params))
+
+
+def _batches(sql: str, params: Sequence) -> Iterator[list[tuple]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(10_000):
-            yield from rows
+            yield rows
 
 
 def delete_sql(model: type[models.Model], field: str) -> str:
