@@ -83,7 +83,7 @@ class Certificates:
     for members): whether each player is one is hashed with the input."""
 
     def __init__(self, members: set[int]) -> None:
-        self.members = members
+        self.members = {engine_id(pk) for pk in members}  # looked up by the players' engine ids
         self.code = code_digest()
         self.inputs: dict[int, InputDigest] = {}
         self.reused: set[int] = set()
@@ -98,7 +98,7 @@ class Certificates:
     def known(self, event: TournamentEvent, given: TournamentInput) -> TournamentResult | None:
         tid = tournament_key(event)
         try:
-            members = [int(pid) in self.members for pid, _ in event.players]
+            members = [pid in self.members for pid, _ in event.players]
             hashed = self.inputs[tid] = InputDigest(self.code, given, members)
         except ValueError:  # not in the canonical form: evaluated (and never certified)
             return None
@@ -229,7 +229,7 @@ def recalculate_full(
     start_values = load_start_values()
     players = set(Player.objects.order_by().values_list("pk", flat=True))
     states = {engine_id(pk): start_state(start_values.get(pk)) for pk in players}
-    last: dict[int, datetime.date] = {}
+    last_by_id: dict[str, datetime.date] = {}  # by engine id: converted once per player at the end
     decimals = Decimals()
     members = load_members()
     snapshot = bulk.shared_snapshot() if read_ahead else None
@@ -257,7 +257,7 @@ def recalculate_full(
                 report.evaluations += len(result.players)
                 for pr in result.players:
                     if gives_rating(pr):
-                        last[int(pr.id)] = event.end_date  # evaluation order: the last one wins
+                        last_by_id[pr.id] = event.end_date  # evaluation order: the last one wins
                 if certificates is not None:
                     if tid in certificates.reused:
                         report.reused += len(result.players)
@@ -281,7 +281,7 @@ def recalculate_full(
     # Rows of tournaments no longer rated; their players' rows are compared below like everyone's.
     Evaluation.objects.filter(tournament__rated=False).delete()
     Restpartie.objects.filter(tournament__rated=False).delete()
-    update_players(states, players, report, last=last)
+    update_players(states, players, report, last={int(pid): day for pid, day in last_by_id.items()})
     RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
     report.elapsed = time.perf_counter() - started
     return report
