@@ -10,3 +10,7 @@ class RatingsConfig(AppConfig):
         from ratings import converters
 
         converters.register()
+        # The recalculation and the engine at start-up, together: the digest that certifies stored rows
+        # (``recalculation.base.code_digest``) is then read from the source this process runs, not from
+        # files a later deploy replaced under it.
+        import ratings.services.recalculation.full  # noqa: F401

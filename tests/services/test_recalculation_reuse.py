@@ -143,3 +143,14 @@ def test_a_membership_ended_behind_its_back_drops_the_restpartien_it_kept(histor
     assert Tournament.objects.get(pk=rp.tournament_id).name in engine_calls
     assert not Restpartie.objects.filter(player_id=rp.player_id).exists()
     assert ratings_verify() == []
+
+
+def test_the_code_digest_is_the_code_this_process_imported(monkeypatch):
+    """Read at start-up with the engine, never again: a process that still runs the old code after a
+    deploy replaced the files must not certify its rows under the new code's digest."""
+    from ratings.services.recalculation import base
+
+    at_import = base.code_digest()
+    assert at_import == base._read_code_digest()  # the files have not changed since
+    monkeypatch.setattr(base, "_read_code_digest", lambda: b"the files after a deploy")
+    assert base.code_digest() == at_import

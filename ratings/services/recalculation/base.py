@@ -73,10 +73,7 @@ _RATINGS = Path(__file__).resolve().parent.parent.parent
 _CERTIFIED_CODE = ("dwz/*.py", "services/recalculation/*.py", "services/bulk.py", "models/evaluation.py")
 
 
-@functools.cache
-def code_digest() -> bytes:
-    """The Python version and the source of ``_CERTIFIED_CODE`` hashed (``ratings.dwz.digest``); random
-    where the source cannot be read, so that no stored digest matches."""
+def _read_code_digest() -> bytes:
     h = hashlib.blake2b(sys.version.encode(), digest_size=16)
     try:
         for path in sorted(p for pattern in _CERTIFIED_CODE for p in _RATINGS.glob(pattern)):
@@ -85,6 +82,17 @@ def code_digest() -> bytes:
     except OSError:
         return os.urandom(16)
     return h.digest()
+
+
+# Read when the recalculation is imported, with the engine: the code this process runs. Read later, a
+# process still running the old code after a deploy would certify its rows under the new code's digest.
+_CODE_DIGEST = _read_code_digest()
+
+
+def code_digest() -> bytes:
+    """The Python version and the source of ``_CERTIFIED_CODE`` as this process imported it, hashed
+    (``ratings.dwz.digest``); random where the source could not be read, so that no stored digest matches."""
+    return _CODE_DIGEST
 
 
 def chunks(values: Iterable, size: int = IN_CHUNK) -> Iterator[list]:
