@@ -203,7 +203,9 @@ class Frontier:
             self.since[0], self.removed_t, only=wanted, birth_years=self.birth_years
         )
         self.add(events)
-        rows = load_stored(self.since[0], {cast(int, ev.key) for ev in events} - self.stored.keys())
+        rows = load_stored(
+            self.since[0], {cast(int, ev.key) for ev in events} - self.stored.keys(), in_order=False
+        )
         need: set[int] = set()
         likely: set[int] = set()
         for ev in events:
@@ -348,7 +350,7 @@ class Frontier:
         always sets a DWZ), and the rows compared with a replay are the tournaments' own (``stored``)."""
         if self.adjustments is None:
             self.adjustments = dated_adjustments(self.since, self.removed_a)
-        stored = load_stored(first, players=pks, include_restpartien=False)
+        stored = load_stored(first, players=pks, include_restpartien=False, in_order=False)
         events = {pk: PlayerEvents() for pk in pks}
         for tid, t in stored.items():
             self.stored_order.setdefault(tid, t.order)

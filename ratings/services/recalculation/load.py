@@ -246,6 +246,7 @@ def load_stored(
     players: set[int] | None = None,
     window: tuple[datetime.date, datetime.date | None] | None = None,
     include_restpartien: bool = True,
+    in_order: bool = True,
 ) -> dict[int, StoredTournament]:
     """Stored evaluations (and their Restpartien) of tournaments ending on or after ``since`` (of
     ``tournaments`` only, if given; only the rows of ``players``, if given), as plain tuples.
@@ -254,6 +255,9 @@ def load_stored(
     tournaments' end dates: the evaluation table has no index on its own copy of them, and a list of a
     window's 1,500 tournament ids made PostgreSQL scan all 2 M rows once per chunk).
     ``include_restpartien=False``: the rows without their Restpartien (for players they no longer reach).
+    ``in_order=False``: a tournament's rows in the order the server finds them, not by primary key (callers
+    that put them in entry order or look them up by player): the sort was most of the server's time for
+    such a query.
     """
 
     def selected(key: str, build: Callable[[], QuerySet]) -> Iterator[tuple]:
@@ -262,7 +266,9 @@ def load_stored(
             queryset = build().filter(tournament__rated=True, tournament__end_date__gte=first)
             return select_rows(queryset if until is None else queryset.filter(tournament__end_date__lt=until))
         column, ids = ("player_id", players) if players is not None else ("tournament_id", tournaments)
-        return _rows((key, column), lambda since: build().filter(end_date__gte=since), ids, column, since)
+        return _rows(
+            (key, column, in_order), lambda since: build().filter(end_date__gte=since), ids, column, since
+        )
 
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
 
@@ -293,7 +299,7 @@ def load_stored(
 
     # Each row carries its head (end date, code suffix, edition): no separate DISTINCT query over the rows.
     def query() -> QuerySet:
-        return Evaluation.objects.order_by("tournament_id", "pk").values_list(
+        return Evaluation.objects.order_by(*(("tournament_id", "pk") if in_order else ())).values_list(
             "tournament_id",
             "player_id",
             "status",
@@ -427,7 +433,7 @@ def load_player_events(
     ``stale`` tournaments (stored rows, no longer rated) are left out.
     """
     events = {pk: PlayerEvents() for pk in players}
-    stored = load_stored(since[0], players=players)
+    stored = load_stored(since[0], players=players, in_order=False)
     for tid, t in stored.items():
         listed = tid not in removed_t and tid not in seeds and tid not in stale
         for row in t.rows:
