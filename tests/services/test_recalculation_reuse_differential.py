@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import os
 import random
+import subprocess
+import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 import pytest
 from django.db import transaction
 
+import ratings.services.recalculation.base as base
 import ratings.services.recalculation.full as full
 from ratings.enums import AdjustmentKind
 from ratings.models import (
@@ -31,7 +35,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.services import adjustment_save, ratings_verify, recalculate
-from tests.builders import player, random_history, round_robin, save_tournament
+from tests.builders import ROOT, player, random_history, round_robin, save_tournament
 from tests.factories import ClubFactory
 
 pytestmark = pytest.mark.django_db
@@ -543,3 +547,22 @@ def test_reuse_writes_what_a_full_evaluation_writes(history, windows, name):
     transaction.savepoint_rollback(mutated)
     evaluated, _ = outcome(reuse=False)
     assert reused == evaluated
+
+
+def test_the_code_digest_is_the_code_started_with_not_the_files_read_later():
+    """A deploy replaces the files while a process still runs its old engine: that process must certify
+    with the digest of the code it started with (read at start-up, ``ratings.apps``), not of the files on
+    disk at its first full recalculation, or the restarted processes would take its rows as the new
+    engine's. The subprocess starts, then every file it reads has other contents."""
+    script = (
+        "import django, pathlib; django.setup()\n"
+        "pathlib.Path.read_bytes = lambda self: b'the files after a deploy'\n"
+        "from ratings.services.recalculation import full\n"
+        "print(full.Certificates(set()).code.hex())\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "dwzsite.settings_test"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == base._read_code_digest().hex()
