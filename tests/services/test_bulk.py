@@ -108,6 +108,29 @@ def test_update_rows_writes_many_rows_nulls_and_the_last_values_of_a_pk_given_tw
     assert bulk.update_rows(Player, ("dwz",), []) == 0
 
 
+def test_update_rows_by_a_unique_key_instead_of_the_primary_key():
+    a, b, c = player(dwz=1500, index=3), player(), player(dwz=1400, index=2)
+    first, second = TournamentFactory(end_date=D(2024, 2, 29)), TournamentFactory(end_date=D(2024, 3, 9))
+    bulk.insert_rows(
+        Evaluation, EVALUATION_COLUMNS, _two_rows(first.pk, a.pk, b.pk) + _two_rows(second.pk, a.pk, c.pk)
+    )
+    before = {(e[0], e[1]): e for e in Evaluation.objects.values_list(*EVALUATION_COLUMNS)}
+    fields = ("dwz_new", "points", "fide_takeover")
+    rows = [
+        (second.pk, a.pk, 1544, Decimal("2.5"), True),  # the same player's row in another tournament stays
+        (first.pk, b.pk, None, Decimal("1"), False),
+    ]
+    assert bulk.update_rows(Evaluation, fields, rows, by=("tournament", "player")) == 2
+    after = {(e[0], e[1]): e for e in Evaluation.objects.values_list(*EVALUATION_COLUMNS)}
+    places = [EVALUATION_COLUMNS.index(name) for name in fields]
+    want = {pair: list(row) for pair, row in before.items()}
+    for tid, pk, *values in rows:
+        for place, value in zip(places, values, strict=True):
+            want[(tid, pk)][place] = value
+    assert after == {pair: tuple(row) for pair, row in want.items()}
+    assert after[(first.pk, a.pk)] == before[(first.pk, a.pk)]
+
+
 def test_select_rows_reads_what_the_orm_reads():
     a, b = player(dwz=1500, index=3), player()
     tournament = TournamentFactory(end_date=D(2024, 2, 29))

@@ -304,28 +304,41 @@ def _write(
         report.tournaments.append(tid)
         report.evaluations += len(result.players)
         before = stored.get(tid)
-        order = events[tid].order
-        if before is not None and before.same_as(result, order):
+        event = events[tid]
+        order = event.order
+        now = list(map(RESULT_ROW, result.players))  # each new row once, as a stored row (``same_as``)
+        same_place = before is not None and before.order == order and before.edition == result.edition
+        if before is not None and same_place and before.rows == now:
             continue  # unchanged: keep the stored rows (replaying a consistent database writes nothing)
-        evaluations, restpartien = evaluation_rows(tid, events[tid], result, decimals)
-        touched |= _rows_changed(before, result, order)
-        old = {} if before is None else {row[0]: row for row in before.rows}
         if (
             before is None
-            or before.order != order
-            or before.edition != result.edition
+            or not same_place
             or [row[0] for row in before.rows] != [pr.id for pr in result.players]
-        ):  # rows stay in entry order (a re-ranked tournament comes with its stored rows in id order)
+        ):
+            # rows stay in entry order (a re-ranked tournament comes with its stored rows in id order)
+            evaluations, restpartien = evaluation_rows(tid, event, result, decimals)
+            touched |= _rows_changed(before, result, order)
             write.append(tid)
             new_evaluations += evaluations
             new_restpartien += restpartien
             continue
-        for pr, row in zip(result.players, evaluations, strict=True):
-            now = RESULT_ROW(pr)
-            if old[pr.id] != now:
-                in_place.append(row)
-                if old[pr.id][12] != now[12]:  # the Restpartien
-                    renewed.add((tid, int(pr.id)))
+        # The same players in the same order: only the rows that differ (a late chain changes about one in
+        # nine), built and compared once each; their players' own rows change where the part these rows
+        # give them does (``_rows_changed``).
+        differ = [
+            (pr, old, new)
+            for pr, old, new in zip(result.players, before.rows, now, strict=True)
+            if old != new
+        ]
+        evaluations, restpartien = evaluation_rows(
+            tid, event, TournamentResult(result.edition, tuple(pr for pr, _, _ in differ)), decimals
+        )
+        in_place += evaluations
+        for pr, old, new in differ:
+            if _player_part(old) != _player_part(new):
+                touched.add(int(pr.id))
+            if old[12] != new[12]:  # the Restpartien
+                renewed.add((tid, int(pr.id)))
         new_restpartien += [rp for rp in restpartien if (rp[1], rp[0]) in renewed]  # (player, tournament, …)
     # Tournaments that must lose their rows: rewritten, removed, or no longer rated.
     clear = set(write) | removed | {tid for tid in stored if tid not in events}

@@ -129,11 +129,12 @@ def update_in_place(rows: list[tuple], renewed: set[tuple[int, int]]) -> None:
     and player, and delete the Restpartien of the ``renewed`` (tournament, player) pairs (the caller
     inserts their new ones). An update that keeps the keys needs no foreign-key check and no new index
     entries."""
-    if rows:
-        wanted = {(row[0], row[1]): row for row in rows}
-        ids = _ids_of_pairs(Evaluation, wanted.keys())
+    if rows:  # by (tournament, player), the unique key: no query for the primary keys first
         bulk.update_rows(
-            Evaluation, EVALUATION_FIELDS[6:], [(ids[pair], *row[5:]) for pair, row in wanted.items()]
+            Evaluation,
+            EVALUATION_FIELDS[6:],
+            [(*row[:2], *row[5:]) for row in rows],
+            by=("tournament", "player"),
         )
     if renewed:
         gone = sorted(_ids_of_pairs(Restpartie, renewed, every=True).values())
