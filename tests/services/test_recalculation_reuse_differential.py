@@ -528,9 +528,9 @@ def outcome(reuse: bool) -> tuple:
 
 @pytest.fixture
 def windows(monkeypatch):
-    """Windows of about 30 entries: the history is replayed in three, each with its own stored digests."""
-    monkeypatch.setattr(full, "WINDOW", 30)
-    assert len(full.windows(datetime.date.min)) >= 3
+    """Windows of about 40 entries: the history is replayed in two, each with its own stored digests."""
+    monkeypatch.setattr(full, "WINDOW", 40)
+    assert len(full.windows(datetime.date.min)) >= 2
 
 
 @pytest.mark.parametrize("name", MUTATIONS)
