@@ -16,12 +16,14 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 
 import pytest
 from django.db import transaction
 
 import ratings.services.recalculation.base as base
 import ratings.services.recalculation.full as full
+from ratings.dwz import WO2026
 from ratings.enums import AdjustmentKind
 from ratings.models import (
     Evaluation,
@@ -72,12 +74,13 @@ class History:
 
 @pytest.fixture(scope="module")
 def history(django_db_setup, django_db_blocker):
-    """A random history with what the certificates must see: DSB codes (one end date, two codes), a
-    non-member entry, forfeits, a dated adjustment, unrated members and non-members, a FIDE start, a
-    tournament that is not rated. Recalculated once: every rated tournament has its digest."""
+    """A random history with what the certificates must see: both editions (WO2026 from 2026-06-08, K with
+    a decimal), DSB codes (one end date, two codes), a non-member entry, forfeits, a dated adjustment,
+    unrated members and non-members, a FIDE start, a tournament that is not rated. Recalculated once: every
+    rated tournament has its digest."""
     rng = random.Random(16)
     with django_db_blocker.unblock(), transaction.atomic():
-        pool, plan = random_history(rng, n_players=20, n_tournaments=10)
+        pool, plan = random_history(rng, n_players=20, n_tournaments=10, start=datetime.date(2024, 9, 1))
         newcomer = player(birth_year=2001)  # unrated, no membership
         saved = []
         for k, (end, members, games, name) in enumerate(sorted(plan, key=lambda x: x[0])):
@@ -232,6 +235,25 @@ def _end_date(h, days):
     tid = middle(h)
     day = Tournament.objects.get(pk=tid).end_date + datetime.timedelta(days)
     Tournament.objects.filter(pk=tid).update(end_date=day, start_date=day)
+
+
+def _wo2026(h, *, into: bool):
+    """A tournament moved across the start of WO2026: the other edition's rules."""
+    if into:
+        tid, day = middle(h), WO2026.valid_from
+    else:
+        tid = (
+            Evaluation.objects.filter(edition="wo2026")
+            .order_by("end_date")
+            .values_list("tournament_id", flat=True)[0]
+        )
+        day = WO2026.valid_from - datetime.timedelta(days=1)
+    Tournament.objects.filter(pk=tid).update(end_date=day, start_date=day)
+
+
+def _k(h):
+    row = Evaluation.objects.filter(edition="wo2026", coefficient__isnull=False).order_by("pk").first()
+    Evaluation.objects.filter(pk=row.pk).update(coefficient=row.coefficient + Decimal("0.1"))
 
 
 def _same_day(h):
@@ -444,6 +466,8 @@ MUTATIONS: dict[str, Callable[[History], None]] = {
     "end date a day later": lambda h: _end_date(h, 1),
     "end date a year earlier": lambda h: _end_date(h, -365),
     "end date onto the coded tournaments' day": _same_day,
+    "end date into WO2026": lambda h: _wo2026(h, into=True),
+    "end date out of WO2026": lambda h: _wo2026(h, into=False),
     "code: another KKK": lambda h: _code(h, "2410-A01-000"),
     "code: same KKK": lambda h: _code(h, "2411-Z99-002"),
     "code: none": lambda h: _code(h, None),
@@ -472,6 +496,7 @@ MUTATIONS: dict[str, Callable[[History], None]] = {
     "row: expected": lambda h: _evaluation(h, expected="0.123"),
     "row: coefficient": lambda h: _evaluation(h, coefficient="3.5"),
     "row: coefficient removed": lambda h: _evaluation(h, coefficient=None),
+    "row: WO2026 K a tenth more": _k,
     "row: level": lambda h: _evaluation(h, level=100),
     "row: performance": lambda h: _evaluation(h, performance=None),
     "row: fide_takeover": lambda h: _evaluation(h, fide_takeover=True),
