@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ratings.models import Evaluation
-from ratings.services.recalculation import players
+from ratings.models import Evaluation, Player
+from ratings.services.recalculation import load, players
 from ratings.services.recalculation.base import IN_CHUNK
 from ratings.services.recalculation.load import load_members, load_start_values
 from ratings.services.recalculation.players import of_players, player_chunks, select_of
@@ -101,3 +101,18 @@ def test_select_of_refuses_a_query_that_drops_a_marker(monkeypatch):
     converted = lambda since: _evaluations_since(datetime.date.fromisoformat(since.isoformat()))  # noqa: E731
     with pytest.raises(RuntimeError, match="lost its marker"):
         list(select_of("test", converted, {1}, "player_id", datetime.date(2024, 1, 1)))
+
+
+def test_birth_years_by_id_until_many_then_the_whole_table_once(monkeypatch):
+    monkeypatch.setattr(load, "BIRTH_YEARS_ALL_AFTER", 3)
+    players = [PlayerFactory(birth_year=1950 + i) for i in range(5)]
+    years = load.BirthYears()
+    with CaptureQueriesContext(connection) as queries:
+        years.read({players[0].pk})
+    assert dict(years) == {players[0].pk: 1950} and len(queries) == 1  # by id: only the one asked for
+    with CaptureQueriesContext(connection) as queries:
+        years.read({players[1].pk, players[2].pk})  # three met: every player's now
+        years.read({players[3].pk, players[4].pk})  # none read again
+    assert len(queries) == 1
+    assert {pk: years[pk] for pk in (p.pk for p in players)} == {p.pk: p.birth_year for p in players}
+    assert dict(years) == dict(Player.objects.values_list("pk", "birth_year"))

