@@ -404,6 +404,27 @@ def test_full_recalculation_detects_a_changed_restpartie_score():
     assert others <= set(Evaluation.objects.values_list("pk", flat=True))  # only that tournament rewritten
 
 
+def test_full_recalculation_removes_a_restpartie_without_an_evaluation():
+    rng = random.Random(7)
+    _, plan = random_history(rng)
+    for end, members, games, code in sorted(plan, key=lambda x: x[0]):
+        save_tournament(members, games, end=end, name=code)
+    rp = Restpartie.objects.order_by("pk").first()
+    elsewhere = Tournament.objects.exclude(entries__player_id=rp.player_id).order_by("pk").first()
+    Restpartie.objects.create(
+        player_id=rp.player_id,
+        tournament=elsewhere,
+        seq=0,
+        opponent_rating=1500,
+        score=1,
+        end_date=rp.end_date,
+    )
+    assert any("Restpartien without an evaluation" in p for p in ratings_verify())
+    recalculate()
+    assert ratings_verify() == []
+    assert not Restpartie.objects.filter(tournament=elsewhere, player_id=rp.player_id).exists()
+
+
 def test_tournament_before_a_later_adjustment_starts_from_the_earlier_history():
     # Since the new tournament's date, the player's first stored event is a dated adjustment: it says
     # nothing of his rating before it, which the tournament needs.

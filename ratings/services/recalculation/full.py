@@ -38,7 +38,7 @@ from .load import (
     load_tournament_events,
     start_state,
 )
-from .write import Decimals, evaluation_rows, replace_rows, update_players
+from .write import Decimals, evaluation_rows, orphan_restpartien, replace_rows, update_players
 
 WINDOW = 50_000  # entries (player evaluations) per window: ~100 MB of rows, games and results at most
 WORK_MEM_MB = 64  # PostgreSQL: a window's sorts in memory
@@ -281,6 +281,7 @@ def recalculate_full(
     # Rows of tournaments no longer rated; their players' rows are compared below like everyone's.
     Evaluation.objects.filter(tournament__rated=False).delete()
     Restpartie.objects.filter(tournament__rated=False).delete()
+    orphan_restpartien().delete()
     update_players(states, players, report, last={int(pid): day for pid, day in last_by_id.items()})
     RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
     report.elapsed = time.perf_counter() - started

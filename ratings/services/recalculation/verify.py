@@ -9,7 +9,6 @@ from collections.abc import Callable
 from contextlib import closing
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 
 from ratings.dwz import evaluate
 from ratings.dwz.codes import order_suffix
@@ -22,7 +21,6 @@ from ratings.dwz.types import PlayerResult
 from ratings.models import (
     Evaluation,
     Player,
-    Restpartie,
 )
 from ratings.services import bulk
 
@@ -33,6 +31,7 @@ from .load import (
     load_start_values,
     start_state,
 )
+from .write import orphan_restpartien
 
 
 def _position_problems(tid: int, event: TournamentEvent, edition: str, rows: dict[str, tuple]) -> list[str]:
@@ -84,13 +83,7 @@ def _verify(progress: Callable[[int, int], None] | None, *, read_ahead: bool) ->
     }
     states = {engine_id(pk): start_state(start_values.get(pk)) for pk in rows}
     orphans = (
-        Restpartie.objects.exclude(
-            Exists(
-                Evaluation.objects.filter(
-                    tournament_id=OuterRef("tournament_id"), player_id=OuterRef("player_id")
-                )
-            )
-        )
+        orphan_restpartien()
         .order_by("tournament_id", "player_id")
         .values_list("tournament_id", "player_id")
         .distinct()

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Mapping
 from decimal import Decimal
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db.models import Max
+from django.db.models import Exists, Max, OuterRef, QuerySet
 
 from ratings.dwz.codes import order_suffix
 from ratings.dwz.replay import (
@@ -147,6 +147,19 @@ def update_players(
                     report.rating_changes[pk] = (dwz, state.dwz)
                 changed.append((pk, state.dwz, state.index, new_last))
     bulk.update_rows(Player, ("dwz", "index", "last_evaluated"), changed)
+
+
+def orphan_restpartien() -> QuerySet[Restpartie]:
+    """Restpartien whose player has no evaluation row in their tournament: no replay writes them (a
+    tournament's Restpartien are read and written with its rows), so only a change behind the services'
+    back leaves them; ``ratings_verify`` reports them and a full recalculation removes them."""
+    return Restpartie.objects.exclude(
+        Exists(
+            Evaluation.objects.filter(
+                tournament_id=OuterRef("tournament_id"), player_id=OuterRef("player_id")
+            )
+        )
+    )
 
 
 def last_evaluations(players: Collection[int]) -> dict[int, datetime.date]:
