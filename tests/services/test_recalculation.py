@@ -350,6 +350,13 @@ def test_null_entry_ratings_after_the_upgrade_are_differences_until_recalculate(
     assert set(Evaluation.objects.values_list("pk", flat=True)) == pks  # nothing rewritten
 
 
+def _saved_history(rng: random.Random) -> None:
+    """A random history, its tournaments saved in date order as an officer would."""
+    _, plan = random_history(rng)
+    for end, members, games, code in sorted(plan, key=lambda x: x[0]):
+        save_tournament(members, games, end=end, name=code)
+
+
 TAMPERED = [
     ("expected", Decimal("0.001")),
     ("points", Decimal("0.5")),
@@ -363,10 +370,7 @@ def test_full_recalculation_compares_every_stored_value_exactly():
     database): a consistent database is left untouched, and the smallest change of any stored value makes
     exactly that tournament be rewritten. One history; each tampered field in a savepoint rolled back
     before the next."""
-    rng = random.Random(7)
-    _, plan = random_history(rng)
-    for end, members, games, code in sorted(plan, key=lambda x: x[0]):
-        save_tournament(members, games, end=end, name=code)
+    _saved_history(random.Random(7))
     pks = set(Evaluation.objects.values_list("pk", flat=True))
     rp_pks = set(Restpartie.objects.values_list("pk", flat=True))
     assert rp_pks  # the history has Restpartien to compare as well
@@ -389,10 +393,7 @@ def test_full_recalculation_compares_every_stored_value_exactly():
 
 
 def test_full_recalculation_detects_a_changed_restpartie_score():
-    rng = random.Random(7)
-    _, plan = random_history(rng)
-    for end, members, games, code in sorted(plan, key=lambda x: x[0]):
-        save_tournament(members, games, end=end, name=code)
+    _saved_history(random.Random(7))
     rp = Restpartie.objects.order_by("pk").first()
     Restpartie.objects.filter(pk=rp.pk).update(
         score=Decimal("1.0") - rp.score if rp.score != Decimal("0.5") else 0
@@ -405,10 +406,7 @@ def test_full_recalculation_detects_a_changed_restpartie_score():
 
 
 def test_full_recalculation_removes_a_restpartie_without_an_evaluation():
-    rng = random.Random(7)
-    _, plan = random_history(rng)
-    for end, members, games, code in sorted(plan, key=lambda x: x[0]):
-        save_tournament(members, games, end=end, name=code)
+    _saved_history(random.Random(7))
     rp = Restpartie.objects.order_by("pk").first()
     elsewhere = Tournament.objects.exclude(entries__player_id=rp.player_id).order_by("pk").first()
     Restpartie.objects.create(
