@@ -154,3 +154,12 @@ def test_the_code_digest_is_the_code_this_process_imported(monkeypatch):
     assert at_import == base._read_code_digest()  # the files have not changed since
     monkeypatch.setattr(base, "_read_code_digest", lambda: b"the files after a deploy")
     assert base.code_digest() == at_import
+
+
+def test_the_code_digest_is_keyed_with_the_secret_key(settings):
+    """The source is public: without the key, whoever can write the database could store a digest that
+    certifies rows he changed."""
+    from ratings.services.recalculation import base
+
+    settings.SECRET_KEY = "another site"
+    assert base._read_code_digest() != base.code_digest()

@@ -14,6 +14,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import overload
 
+from django.conf import settings
+
 from ratings.dwz.replay import (
     OrderKey,
     PlayerState,
@@ -74,7 +76,10 @@ _CERTIFIED_CODE = ("dwz/*.py", "services/recalculation/*.py", "services/bulk.py"
 
 
 def _read_code_digest() -> bytes:
-    h = hashlib.blake2b(sys.version.encode(), digest_size=16)
+    # Keyed with the site's secret: whoever can write the database but does not know the secret cannot
+    # store a digest that certifies rows he changed (the source is public).
+    key = hashlib.blake2b(settings.SECRET_KEY.encode(), digest_size=32).digest()
+    h = hashlib.blake2b(sys.version.encode(), digest_size=16, key=key)
     try:
         for path in sorted(p for pattern in _CERTIFIED_CODE for p in _RATINGS.glob(pattern)):
             h.update(str(path.relative_to(_RATINGS)).encode())
@@ -90,8 +95,9 @@ _CODE_DIGEST = _read_code_digest()
 
 
 def code_digest() -> bytes:
-    """The Python version and the source of ``_CERTIFIED_CODE`` as this process imported it, hashed
-    (``ratings.dwz.digest``); random where the source could not be read, so that no stored digest matches."""
+    """The Python version and the source of ``_CERTIFIED_CODE`` as this process imported it, hashed with
+    ``SECRET_KEY`` as the key (``ratings.dwz.digest``); random where the source could not be read, so that
+    no stored digest matches."""
     return _CODE_DIGEST
 
 
