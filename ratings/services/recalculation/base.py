@@ -7,6 +7,7 @@ import functools
 import gc
 import hashlib
 import os
+import platform
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -79,7 +80,9 @@ def _read_code_digest() -> bytes:
     # Keyed with the site's secret: whoever can write the database but does not know the secret cannot
     # store a digest that certifies rows he changed (the source is public).
     key = hashlib.blake2b(settings.SECRET_KEY.encode(), digest_size=32).digest()
-    h = hashlib.blake2b(sys.version.encode(), digest_size=16, key=key)
+    # The machine and the C library as well: the engine's tables come from libm's erf and exp.
+    runs_on = f"{sys.version} {platform.machine()} {platform.libc_ver()}"
+    h = hashlib.blake2b(runs_on.encode(), digest_size=16, key=key)
     try:
         for path in sorted(p for pattern in _CERTIFIED_CODE for p in _RATINGS.glob(pattern)):
             h.update(str(path.relative_to(_RATINGS)).encode())
@@ -95,9 +98,9 @@ _CODE_DIGEST = _read_code_digest()
 
 
 def code_digest() -> bytes:
-    """The Python version and the source of ``_CERTIFIED_CODE`` as this process imported it, hashed with
-    ``SECRET_KEY`` as the key (``ratings.dwz.digest``); random where the source could not be read, so that
-    no stored digest matches."""
+    """The Python version, machine, C library and the source of ``_CERTIFIED_CODE`` as this process
+    imported it, hashed with ``SECRET_KEY`` as the key (``ratings.dwz.digest``); random where the source
+    could not be read, so that no stored digest matches."""
     return _CODE_DIGEST
 
 
