@@ -8,6 +8,7 @@ most 999 parameters, so there the lists go in ``IN`` chunks of ``IN_CHUNK``.
 from __future__ import annotations
 
 import datetime
+import itertools
 from collections.abc import Callable, Collection, Hashable, Iterator
 
 from django.db import connection
@@ -77,9 +78,7 @@ def select_of(
     much as the server's work for most of them. ``key`` must name everything ``build`` puts into the query
     but the ids and ``dates``."""
     if connection.vendor != "postgresql":
-        for part in of_players(build(*dates), ids, column):
-            yield from bulk.select_rows(part)
-        return
+        return itertools.chain.from_iterable(map(bulk.select_rows, of_players(build(*dates), ids, column)))
     compiled = _STATEMENTS.get((connection.alias, key))
     if compiled is None:
         compiled = _STATEMENTS[(connection.alias, key)] = _compile(build, column, len(dates))
@@ -88,7 +87,7 @@ def select_of(
     params = list(params)
     for at, value in places:
         params[at] = values[value]
-    yield from bulk.select_sql(sql, params)
+    return bulk.select_sql(sql, params)  # handed on as it is: a generator here cost a frame per row
 
 
 def _compile(
