@@ -8,6 +8,7 @@ import datetime
 import time
 from collections.abc import Callable, Generator, Hashable
 from contextlib import closing, nullcontext
+from operator import itemgetter
 from typing import cast
 
 from django.db.models import Count
@@ -72,6 +73,9 @@ def windows(since: datetime.date, size: int | None = None) -> list[Window]:
     return bounds
 
 
+_first = itemgetter(0)
+
+
 class Certificates:
     """Stored rows that their digest (``ratings.dwz.digest``) certifies are reused, not evaluated again.
 
@@ -98,7 +102,7 @@ class Certificates:
     def known(self, event: TournamentEvent, given: TournamentInput) -> TournamentResult | None:
         tid = tournament_key(event)
         try:
-            members = [pid in self.members for pid, _ in event.players]
+            members = list(map(self.members.__contains__, map(_first, event.players)))
             hashed = self.inputs[tid] = InputDigest(self.code, given, members)
         except ValueError:  # not in the canonical form: evaluated (and never certified)
             return None
