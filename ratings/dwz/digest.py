@@ -35,11 +35,20 @@ class InputDigest:
 
     __slots__ = ("_hash",)
 
-    def __init__(self, code: bytes, tournament: TournamentInput, context: list[bool] | None = None) -> None:
+    def __init__(
+        self,
+        code: bytes,
+        tournament: TournamentInput,
+        context: list[bool] | None = None,
+        games: list[tuple] | None = None,
+    ) -> None:
         """``context``: whatever else the caller's rows depend on, in the canonical form (the replay's
-        membership test for each player, which decides whose Restpartien are kept)."""
+        membership test for each player, which decides whose Restpartien are kept). ``games``: the
+        tournament's games in a canonical form of the caller's (rows of ints and strings, in order),
+        hashed instead of ``tournament.games``; a caller must hash the games of every input it certifies
+        the same way."""
         self._hash = hashlib.blake2b(code, digest_size=DIGEST_SIZE)
-        self._hash.update(marshal.dumps((_input(tournament), context), _FORMAT))
+        self._hash.update(marshal.dumps((_input(tournament, games), context), _FORMAT))
 
     def of(self, edition: str | None, rows: Iterable[tuple]) -> str:
         """The digest with the result: its edition and its rows in ``PlayerResult`` field order (the
@@ -60,10 +69,10 @@ _PLAYER_RESTPARTIEN = 5
 _ROW_COEFFICIENT, _ROW_RESTPARTIEN = 7, 12
 
 
-def _input(t: TournamentInput) -> tuple:
+def _input(t: TournamentInput, games: list[tuple] | None) -> tuple:
     # The name is left out: it changes no number (a header-only edit evaluates nothing again).
     players = _columns(map(_player, t.players), _PLAYER_RESTPARTIEN)
-    return (t.end_date.toordinal(), t.code, players, list(map(_game, t.games)))
+    return (t.end_date.toordinal(), t.code, players, list(map(_game, t.games)) if games is None else games)
 
 
 def _columns(rows: Iterable[tuple], restpartien: int) -> list[tuple]:

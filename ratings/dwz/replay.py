@@ -170,6 +170,7 @@ def replay(
     evaluator: Callable[[TournamentInput], TournamentResult] = evaluate,
     on_event: Callable[[Event], None] | None = None,
     known: Callable[[TournamentEvent, TournamentInput], TournamentResult | None] | None = None,
+    games_of: Callable[[TournamentEvent], tuple[GameInput, ...]] | None = None,
 ) -> ReplayOutcome:
     """Replay ``events`` (sorted here by their order key) starting from ``states`` (updated in place).
 
@@ -177,8 +178,8 @@ def replay(
     tournament to its stored result, ``dirty`` names the players whose input changed and ``changed`` the
     tournaments and adjustments that are new or edited.
 
-    ``known`` (full replay): the result of an event's input if the caller already knows it (stored rows
-    that ``ratings.dwz.digest`` certifies), else None; a known result is taken as it is, not evaluated.
+    Full replay: ``known`` gives an input's result if the caller knows it (rows ``ratings.dwz.digest``
+    certifies), taken as it is; ``games_of`` the games of an event to evaluate that came without them.
     """
     full = stored is None
     dirty = set(dirty or ())
@@ -223,7 +224,10 @@ def replay(
         if full:
             given = tournament_input(event, states)
             result = None if known is None else known(event, given)
-            finish(event, None, normalise(evaluator(given), members) if result is None else result)
+            if result is None:
+                given = given if games_of is None else dataclasses.replace(given, games=games_of(event))
+                result = normalise(evaluator(given), members)
+            finish(event, None, result)
             continue
         before = stored.get(event.key)  # type: ignore[union-attr]
         must = before is None or event.key in changed or any(pid in dirty for pid, _ in event.players)

@@ -59,6 +59,7 @@ def load_tournament_events(
     names: EngineIds | None = None,
     until: datetime.date | None = None,
     birth_years: Mapping[int, int | None] | None = None,
+    raw_games: dict[int, list[tuple]] | None = None,
 ) -> list[TournamentEvent]:
     """Rated tournaments ending on or after ``since`` (and before ``until``, if given) with their entries
     and pairings: three queries.
@@ -67,6 +68,9 @@ def load_tournament_events(
     the engine see them). ``only``: load these tournaments only (indexed lookups by id). ``birth_years``:
     every player's birth year, if the caller has them (a full replay reads them once instead of joining the
     player table for each of its 2 M entries), or a ``BirthYears`` the missing ones are read into.
+    ``raw_games``: the pairings go there, by tournament, as the database's rows ``(tournament, white pk,
+    black pk, result)``, and the events get none (a full replay that reuses certified rows only hashes
+    most of them, and builds ``GameInput``s for those it evaluates).
     """
     untils = () if until is None else (until,)
 
@@ -114,7 +118,10 @@ def load_tournament_events(
             players[tid].append((names[player_id], birth_year))
             if not member:
                 non_members[tid].add(names[player_id])
-    games = load_games(games_of, since, names, until=until)
+    games = load_games(games_of, since, names, until=until, raw=raw_games is not None)
+    if raw_games is not None:
+        raw_games.update(games)
+        games = {}
     return [
         TournamentEvent(
             key=pk,
@@ -166,10 +173,11 @@ def load_games(
     names: EngineIds | None = None,
     *,
     until: datetime.date | None = None,
+    raw: bool = False,
 ) -> dict:
     """Pairings (two players) of ``tournaments``, or of every rated tournament ending on or after ``since``
-    (and before ``until``), in round / board / creation order."""
-    games: dict[int, list[GameInput]] = defaultdict(list)
+    (and before ``until``), in round / board / creation order: ``GameInput``s, or with ``raw`` the rows."""
+    games: dict[int, list] = defaultdict(list)
 
     def pairings() -> QuerySet:
         query = (
@@ -184,11 +192,17 @@ def load_games(
         return query
 
     names = EngineIds() if names is None else names
-    for tid, rows in itertools.groupby(
+    by_tournament = itertools.groupby(
         _rows("games", pairings, tournaments, "tournament_id"), key=operator.itemgetter(0)
-    ):
-        games[tid] += [GameInput(names[white], names[black], result) for _, white, black, result in rows]
+    )
+    for tid, rows in by_tournament:
+        games[tid] += rows if raw else game_inputs(rows, names)
     return games
+
+
+def game_inputs(rows: Iterable[tuple], names: EngineIds) -> list[GameInput]:
+    """Pairing rows ``(tournament, white pk, black pk, result)`` as the engine's games."""
+    return [GameInput(names[white], names[black], result) for _, white, black, result in rows]
 
 
 def load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[AdjustmentEvent]:
