@@ -12,23 +12,17 @@ import pytest
 from django.db import connection, transaction
 
 from ratings.models import Evaluation, EvaluationDigest, Game, Tournament
-from ratings.services import bulk, ratings_verify, recalculate
+from ratings.services import ratings_verify, recalculate
 from ratings.services.recalculation import full
 from tests.builders import random_history, save_tournament
 from tests.services.test_recalculation_reuse_differential import derived, played_game
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_committed_history_read_ahead_reuses_what_a_full_evaluation_writes(monkeypatch):
+def test_a_committed_history_read_ahead_reuses_what_a_full_evaluation_writes(
+    monkeypatch, read_ahead_snapshots
+):
     monkeypatch.setattr(full, "WINDOW", 20)
-    snapshots: list[str | None] = []
-    read_ahead = bulk.read_ahead
-
-    def spy(items, load, *, snapshot, prepare=None):
-        snapshots.append(snapshot)
-        return read_ahead(items, load, snapshot=snapshot, prepare=prepare)
-
-    monkeypatch.setattr(bulk, "read_ahead", spy)
     _, plan = random_history(random.Random(5), n_tournaments=8)
     for end, members, games, name in sorted(plan, key=lambda x: x[0]):
         save_tournament(members, games, end=end, name=name)
@@ -46,4 +40,4 @@ def test_a_committed_history_read_ahead_reuses_what_a_full_evaluation_writes(mon
     assert derived() == evaluated
     assert ratings_verify() == []
     assert len(full.windows(datetime.date.min)) >= 3
-    assert (snapshots[-1] is not None) == (connection.vendor == "postgresql")
+    assert (read_ahead_snapshots[-1] is not None) == (connection.vendor == "postgresql")

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from ratings.models import Evaluation, Player, Restpartie, Tournament
-from ratings.services import bulk, ratings_verify, recalculate
+from ratings.services import ratings_verify, recalculate
 from ratings.services.recalculation import full
 from tests.builders import random_history, save_tournament, snapshot
 
@@ -64,17 +64,11 @@ def test_windows_cover_every_day_once_and_never_split_a_day(history):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_committed_history_is_read_ahead_on_postgresql_with_the_same_outcome(history, monkeypatch):
+def test_a_committed_history_is_read_ahead_on_postgresql_with_the_same_outcome(
+    history, monkeypatch, read_ahead_snapshots
+):
     """With nothing written in its transaction yet, the full recalculation (and verify) read the next window
     on a second connection (PostgreSQL); the rows are the same as read one after the other."""
-    snapshots: list[str | None] = []
-    read_ahead = bulk.read_ahead
-
-    def spy(items, load, *, snapshot, prepare=None):
-        snapshots.append(snapshot)
-        return read_ahead(items, load, snapshot=snapshot, prepare=prepare)
-
-    monkeypatch.setattr(bulk, "read_ahead", spy)
     monkeypatch.setattr(full, "WINDOW", 9)
     Restpartie.objects.all().delete()
     Evaluation.objects.all().delete()
@@ -84,8 +78,8 @@ def test_a_committed_history_is_read_ahead_on_postgresql_with_the_same_outcome(h
     assert ratings_verify() == []
     assert recalculate().rating_changes == {}
     assert snapshot() == history
-    assert len(snapshots) == 3
-    assert all((s is not None) == (connection.vendor == "postgresql") for s in snapshots)
+    assert len(read_ahead_snapshots) == 3
+    assert all((s is not None) == (connection.vendor == "postgresql") for s in read_ahead_snapshots)
 
 
 @pytest.mark.django_db(transaction=True)
