@@ -13,6 +13,7 @@ lot (E / K by R0 and class, first-rating mappings).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from operator import attrgetter
@@ -56,16 +57,25 @@ def evaluate(tournament: TournamentInput) -> TournamentResult:
     duplicate player ids, a player against himself, unknown result codes, Restpartie scores other than
     0 / 500 / 1000.
     """
-    edition = edition_for(tournament.end_date)
-    f = _Field(tournament, edition)
+    return _evaluate(_Field(tournament, edition_for(tournament.end_date)))
+
+
+def _evaluate(f: _Field) -> TournamentResult:
     state = _entry_ratings(f)
-    results = _rated_results(f, state)
+    results = _rated_results(f, state, f.r0)
+    return _result(f, state, results)
+
+
+def _result(f: _Field, state: _State, results: dict[int, PlayerResult]) -> TournamentResult:
+    """The unrated players' results added to the rated ones', in input order, a non-member's made one (that
+    step is idempotent: a stored non-member's result may come in as it is)."""
     for i in f.unrated:
         results[i] = _first_result(f, state, i) if i in state.values else _not_rated_result(f, state, i)
-    players = tuple(
-        results[i] if p.member else _non_member(results[i]) for i, p in enumerate(tournament.players)
+    players = f.t.players
+    return TournamentResult(
+        edition=f.edition.name.value,
+        players=tuple(results[i] if players[i].member else _non_member(results[i]) for i in range(f.m)),
     )
-    return TournamentResult(edition=edition.name.value, players=players)
 
 
 def _non_member(result: PlayerResult) -> PlayerResult:
@@ -350,15 +360,15 @@ def _map_first(value: int, edition: Edition) -> int:
 # ---------------------------------------------------------------------------------------------- results
 
 
-def _rated_results(f: _Field, state: _State) -> dict[int, PlayerResult]:
-    """Spec §4, §5, §8 step 7 for every rated player: We, E or K, Rn, index + 1, level, performance; by
-    input position. One loop: this runs for nearly every player."""
+def _rated_results(f: _Field, state: _State, rated: Iterable[int]) -> dict[int, PlayerResult]:
+    """Spec §4, §5, §8 step 7 for the ``rated`` players (input positions): We, E or K, Rn, index + 1, level,
+    performance; by input position. One loop: this runs for nearly every player."""
     out: dict[int, PlayerResult] = {}
     players, common, edition, c_w, takeover = f.t.players, f.common, f.edition, f.c_w, f.takeover
-    ratings, at_r0, perf, entry = state.ratings, state.at_r0, state.perf, state.entry
+    ratings, at_r0, perf, entry, r0s = state.ratings, state.at_r0, state.perf, state.entry, f.r0
     year, exact, cache = f.t.end_date.year, edition.we_rounding is WeRounding.SUM, _coefficients(edition)
-    for i, r0 in f.r0.items():
-        p = players[i]
+    for i in rated:
+        r0, p = r0s[i], players[i]
         if takeover[i]:
             index_old, index_used, index_new = (
                 common.takeover_index_shown, common.takeover_index_used, common.takeover_index_after,

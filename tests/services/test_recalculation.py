@@ -258,16 +258,21 @@ def test_injected_failure_rolls_everything_back(monkeypatch):
 
     import ratings.services.recalculation.changes as recalculation
 
-    real = recalculation.evaluate
     calls = {"n": 0}
 
-    def failing(t):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise RuntimeError("injected")
-        return real(t)
+    def failing(real):
+        def engine(*args):
+            calls["n"] += 1
+            if calls["n"] == 3:
+                raise RuntimeError("injected")
+            return real(*args)
 
-    monkeypatch.setattr(recalculation, "evaluate", failing)
+        return engine
+
+    # Both of the engine's entry points: a late chain evaluates its changed tournament and re-evaluates
+    # the others.
+    monkeypatch.setattr(recalculation, "evaluate", failing(recalculation.evaluate))
+    monkeypatch.setattr(recalculation, "reevaluate", failing(recalculation.reevaluate))
     with pytest.raises(RuntimeError, match="injected"):
         save_tournament(late[1], late[2], end=late[0], name=late[3])
     assert calls["n"] == 3

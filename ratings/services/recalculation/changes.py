@@ -14,6 +14,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from ratings.dwz import evaluate, sets_rating
+from ratings.dwz.reevaluate import reevaluate
 from ratings.dwz.replay import (
     AdjustmentEvent,
     Event,
@@ -259,7 +260,7 @@ def _recalculate_reach(
     for stopped, pks in changes.unfinished:
         for pk in pks:
             frontier.push(just_after(stopped), ("d", pk))
-    frontier.run(evaluate, progress, until=until)
+    frontier.run(evaluate, reevaluate, progress, until=until)
     if until is not None:
         report.unfinished = {int(pid) for pid in frontier.dirty}
 

@@ -265,7 +265,7 @@ class Frontier:
     def add(self, events: list[TournamentEvent]) -> None:
         self.events.update({cast(int, ev.key): ev for ev in events})
 
-    def tournament(self, tid: int, evaluator: Callable) -> None:
+    def tournament(self, tid: int, evaluator: Callable, reevaluator: Callable) -> None:
         if tid not in self.events:
             self.load(tid)
         event = self.events.get(tid)
@@ -291,7 +291,20 @@ class Frontier:
             for pr in stored.result().players:
                 self.moved(int(pr.id), event, advance(self.states.get(pr.id) or EMPTY, pr, event.end_date))
             return
-        result = evaluator(tournament_input(event, self.states))
+        given = tournament_input(event, self.states)
+        if (
+            stored is not None
+            and stored.order == event.order
+            and stored.edition
+            and ("t", tid) not in self.changed
+        ):
+            # The same tournament evaluated before with only the dirty players' inputs different: the
+            # players the change cannot reach keep their stored results (``reevaluate``; a late chain's
+            # tournaments have a few dirty players among dozens).
+            previous = [PlayerResult(*row) for row in stored.rows]
+            result = reevaluator(given, previous, self.dirty.intersection(inputs))
+        else:
+            result = evaluator(given)
         unknown = {int(pr.id) for pr in result.players if pr.restpartien} - self.member_known
         if unknown:  # never expected: Restpartien go to players without a DWZ, who are tracked
             self.members |= load_members(unknown)
@@ -394,11 +407,13 @@ class Frontier:
     def run(
         self,
         evaluator: Callable,
+        reevaluator: Callable,
         progress: Callable[[int, int], None] | None = None,
         *,
         until: OrderKey | None = None,
     ) -> None:
-        """Walk the heap in order (up to and including ``until``, if given)."""
+        """Walk the heap in order (up to and including ``until``, if given), evaluating with the engine's
+        ``evaluate`` and ``reevaluate``."""
         while True:
             if self.pending:  # their next events may come before the heap's first
                 pending, self.pending = self.pending, set()
@@ -409,7 +424,7 @@ class Frontier:
                 break
             order, (kind, pk) = heapq.heappop(self.heap)
             if kind == "t":
-                self.tournament(pk, evaluator)
+                self.tournament(pk, evaluator, reevaluator)
                 if progress is not None:
                     progress(len(self.evaluated), len(self.evaluated) + len(self.heap))
             elif kind == "a":
