@@ -48,8 +48,8 @@ from .recalculation import (
     Changes,
     RecalculationReport,
     earliest,
+    first_event_of,
     lock_ratings,
-    player_first_event,
     recalculate_changes,
 )
 
@@ -550,7 +550,9 @@ def _verbose_name(name: str) -> str:
     return str(field.verbose_name) if isinstance(field, Field) else name
 
 
-def _write_players(people: list[_Person], report: ImportReport) -> None:
+def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
+    """Create and update the players; returns the existing ones whose birth year changed (their age class
+    enters every evaluation)."""
     keys_taken = set(Player.objects.values_list("key", flat=True))
     now = timezone.now()
     new_rows: list[tuple] = []
@@ -604,6 +606,7 @@ def _write_players(people: list[_Person], report: ImportReport) -> None:
     for names, players in by_fields.items():
         fields = [*names, "updated_at"]
         update_rows(Player, fields, ([p.pk, *(getattr(p, f) for f in fields)] for p in players))
+    return {player.pk for player, fields in changed if "birth_year" in fields}
 
 
 # --- memberships -----------------------------------------------------------------------------------------
@@ -997,15 +1000,16 @@ def _import(
     people = _people(dsb_list, report)
     _match(people, clubs)
     step(_("Spieler schreiben"), 2, total)
-    _write_players(people, report)
+    born = _write_players(people, report)
     step(_("Mitgliedschaften"), 3, total)
     new_members = _write_memberships(people, clubs, dsb_list, report)
     step(_("Offizielle DWZ"), 4, total)
     reset = _official_values(people, report, umstufung=umstufung)
     adjustments = _umstufung(people, report) if umstufung else []
     step(_("Neuberechnung"), 5, total)
-    # Players who just became members and have tournaments behind them keep Restpartien from now on.
-    dirty = _with_history(new_members) if new_members else set()
+    # Players who just became members and have tournaments behind them keep Restpartien from now on; a
+    # player with another birth year may fall into another age class in his tournaments.
+    dirty = _with_history(new_members | born) if new_members or born else set()
     since = earliest(
         day_start(END_OF_TIME) if reset else None,
         _first_events(dirty),
@@ -1029,9 +1033,7 @@ def _import(
 
 
 def _first_events(players: set[int]):
-    if not players:
-        return None
-    return earliest(*(player_first_event(pk) for pk in players))
+    return first_event_of(players) if players else None
 
 
 # --- background runs -------------------------------------------------------------------------------------

@@ -13,7 +13,15 @@ from django.core.management.base import CommandError
 
 from ratings.enums import AdjustmentKind
 from ratings.formats.dsb_list import read_list_bytes, write_zip
-from ratings.models import Club, Membership, OfficialRating, Organisation, Player, RatingAdjustment
+from ratings.models import (
+    Club,
+    Evaluation,
+    Membership,
+    OfficialRating,
+    Organisation,
+    Player,
+    RatingAdjustment,
+)
 from ratings.services import ratings_verify
 from ratings.services.dsb_list import UMSTUFUNG_DATE, dsb_list_import
 from tests.builders import round_robin, save_tournament
@@ -362,3 +370,24 @@ def test_a_number_given_to_a_new_member_ends_the_old_holders_membership():
     assert report.exit_code == 1
     holder = Membership.objects.get(club__zps=old.zps, member_number=old.member_number, valid_until=None)
     assert holder.player.dsb_id == "NU9999999"
+
+
+def test_a_birth_year_from_the_list_replays_the_players_history():
+    """A player entered without a birth year plays as an adult; the list says he is 14: his tournaments
+    are evaluated again with the coefficient of a youth (his age class enters E, spec §4)."""
+    generated = generate(60, seed=4)
+    _import(generated)
+    rated = list(Player.objects.filter(dwz__isnull=False).order_by("pk")[:6])
+    youth = rated[0]
+    row = next(r for r in generated.players if r.person_id == youth.dsb_id)
+    generated.players[generated.players.index(row)] = dataclasses.replace(row, birth_year=2012)
+    Player.objects.filter(pk=youth.pk).update(birth_year=None)
+    save_tournament(rated, round_robin(rated, random.Random(1)), end=datetime.date(2026, 4, 20))
+    as_adult = Evaluation.objects.get(player=youth)
+    _import(generated, as_of=datetime.date(2026, 5, 1))
+    youth.refresh_from_db()
+    assert youth.birth_year == 2012
+    as_youth = Evaluation.objects.get(player=youth)
+    assert as_youth.coefficient != as_adult.coefficient
+    assert youth.dwz == as_youth.dwz_new
+    assert ratings_verify() == []

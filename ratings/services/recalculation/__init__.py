@@ -13,7 +13,7 @@ and shared helpers).
 
 from .base import END_OF_TIME, RecalculationReport, earliest
 from .changes import Changes, recalculate, recalculate_changes
-from .load import player_first_event
+from .load import first_event_of, player_first_event
 from .lock import RatingLockTimeout, is_lock_timeout, lock_ratings
 from .verify import ratings_verify
 from .write import EVALUATION_FIELDS
@@ -25,6 +25,7 @@ __all__ = [
     "RatingLockTimeout",
     "RecalculationReport",
     "earliest",
+    "first_event_of",
     "is_lock_timeout",
     "lock_ratings",
     "player_first_event",

@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, 
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import F, IntegerField, QuerySet
+from django.db.models import F, IntegerField, Min, QuerySet
 from django.db.models.functions import Cast, Round
 
 from ratings.dwz import sets_rating
@@ -634,13 +634,16 @@ def _history_before(players: set[int], since: OrderKey) -> dict[int, tuple[int |
 
 def player_first_event(player_id: int) -> OrderKey | None:
     """The position before the player's earliest stored event (evaluation or dated adjustment)."""
-    dates = [
-        *Evaluation.objects.filter(player_id=player_id)
-        .order_by("end_date")
-        .values_list("end_date", flat=True)[:1],
-        *RatingAdjustment.objects.filter(player_id=player_id, date__isnull=False)
-        .order_by("date")
-        .values_list("date", flat=True)[:1],
-    ]
-    present = [d for d in dates if d is not None]  # narrowing only: the queries return no NULL dates
+    return first_event_of([player_id])
+
+
+def first_event_of(players: Collection[int]) -> OrderKey | None:
+    """The position before the earliest stored event (evaluation or dated adjustment) of any of ``players``:
+    two indexed aggregates per chunk (a list import may make thousands of players dirty)."""
+    dates = []
+    for chunk in chunks(sorted(players)):
+        dates.append(Evaluation.objects.filter(player_id__in=chunk).aggregate(first=Min("end_date"))["first"])
+        dated = RatingAdjustment.objects.filter(player_id__in=chunk, date__isnull=False)
+        dates.append(dated.aggregate(first=Min("date"))["first"])
+    present = [d for d in dates if d is not None]
     return day_start(min(present)) if present else None
