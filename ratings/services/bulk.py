@@ -8,11 +8,13 @@ validate before. Everything else uses the ORM.
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import queue
 import re
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from decimal import Decimal
 from typing import TypeVar
 
 from django.db import connection, connections, models, transaction
@@ -106,7 +108,7 @@ def update_rows(
             sql = f"UPDATE {table} SET {assignments} FROM {source} WHERE {match}"  # noqa: S608 - names and types from the model, values as parameters
             columns = zip(*(key + tuple(values) for key, values in latest.items()), strict=True)
             with connection.cursor() as cursor:
-                cursor.execute(sql, [list(column) for column in columns])
+                cursor.execute(sql, [array_literal(list(column)) for column in columns])
         return len(latest)
     assignments = ", ".join(f"{quote(_column(opts, name))} = %s" for name in fields)
     match = " AND ".join(f"{column} = %s" for column in where)
@@ -123,6 +125,31 @@ def update_rows(
         with connection.cursor() as cursor:
             cursor.executemany(sql, params)
     return len(params)
+
+
+def array_literal(values: list) -> str | list:
+    """A column of values as one PostgreSQL array literal (text), for a ``%s::type[]`` parameter: psycopg
+    dumps a list element by element through a regular expression for quoting, which was a third of the
+    late chain's in-place ``UPDATE`` of 6,700 rows x 17 columns. Integers, decimals, booleans, dates and
+    strings (quoted and escaped: umlauts, quotes, backslashes, braces and the word NULL stay text); a
+    column holding anything else (datetimes) is returned as the list for psycopg to dump."""
+    if all(type(v) is int for v in values):
+        return "{" + ",".join(map(str, values)) + "}"
+    parts = []
+    for v in values:
+        if v is None:
+            parts.append("NULL")
+        elif type(v) is int or type(v) is Decimal:
+            parts.append(str(v))
+        elif type(v) is bool:
+            parts.append("t" if v else "f")
+        elif isinstance(v, str):
+            parts.append('"' + str.__str__(v).replace("\\", "\\\\").replace('"', '\\"') + '"')
+        elif type(v) is datetime.date:
+            parts.append(v.isoformat())
+        else:
+            return values
+    return "{" + ",".join(parts) + "}"
 
 
 def tune_window_reads(*, work_mem_mb: int) -> None:

@@ -5,6 +5,7 @@ import datetime
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from ratings.enums import EvaluationStatus
@@ -222,3 +223,32 @@ def test_write_behind_deletes_and_copies_in_its_thread_and_raises_a_jobs_error()
     with pytest.raises(IntegrityError), transaction.atomic(), bulk.WriteBehind() as behind:
         behind.replace([], [(copy, _two_rows(tournament.pk, a.pk, a.pk))])
     assert not Evaluation.objects.exists()
+
+
+TRICKY = ['O"Brien', "back\\slash", "{braces}", "NULL", "", " space ", "a,b", "Müßig-Öztürk", '\\"', "'"]
+
+
+def test_update_rows_writes_strings_as_given():
+    players = [player() for _ in TRICKY]
+    rows = [(p.pk, name) for p, name in zip(players, TRICKY, strict=True)]
+    assert bulk.update_rows(Player, ("surname",), rows) == len(TRICKY)
+    assert dict(Player.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "surname")) == dict(
+        rows
+    )
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="array literals are PostgreSQL's")
+@pytest.mark.parametrize(
+    ("values", "cast"),
+    [
+        ([*TRICKY, None], "text"),
+        ([1, -2, None, 2**40], "bigint"),
+        ([Decimal("0.5"), Decimal("-12.25"), None, Decimal("1E+1")], "numeric"),
+        ([True, False, None], "boolean"),
+        ([D(2024, 2, 29), None, D(1999, 12, 31)], "date"),
+    ],
+)
+def test_array_literals_read_back_as_the_values(values, cast):
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT %s::{cast}[]", [bulk.array_literal(values)])
+        assert cursor.fetchone()[0] == values
