@@ -292,6 +292,7 @@ class Frontier:
                 self.moved(int(pr.id), event, advance(self.states.get(pr.id) or EMPTY, pr, event.end_date))
             return
         given = tournament_input(event, self.states)
+        previous: list[PlayerResult] = []
         if (
             stored is not None
             and stored.order == event.order
@@ -312,9 +313,12 @@ class Frontier:
         result = normalise(result, lambda p: int(p) in self.members)
         self.evaluated[tid] = result
         old_rows = {} if stored is None else {row[0]: row for row in stored.rows}
+        kept = {id(pr) for pr in previous}  # results ``reevaluate`` kept: the stored rows of clean players
         for pr in result.players:
             pk = int(pr.id)
             self.moved(pk, event, advance(self.states.get(pr.id) or EMPTY, pr, event.end_date))
+            if id(pr) in kept:
+                continue  # clean (a changed player is computed) with his stored row: stays clean
             row, was_dirty = old_rows.get(pr.id), pr.id in self.dirty
             # A clean player with his stored row stays clean (``still_dirty``'s first rule), compared as
             # tuples: most players of a late chain, without building a stored result for each.
