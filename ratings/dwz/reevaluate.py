@@ -24,25 +24,28 @@ A changed player who is not rated in both evaluations can change who is in Auswa
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 
 from .editions import edition_for
 from .evaluate import _evaluate, _Field, _first_ratings, _performances, _rated_results, _result, _State
-from .types import PlayerResult, TournamentInput, TournamentResult
+from .types import TournamentInput, TournamentResult
 
 
 def reevaluate(
-    tournament: TournamentInput, previous: Sequence[PlayerResult], changed: Collection[str]
+    tournament: TournamentInput, previous: TournamentResult, changed: Collection[str]
 ) -> TournamentResult:
     """``evaluate(tournament)``, given ``previous``: the result (Restpartien of non-members dropped or not)
     of an evaluation of the same tournament (end date, players in this order, games) whose input differed
     from ``tournament`` at most in the inputs of the players ``changed`` (ids: DWZ, index, FIDE Elo, birth
-    year, Restpartien). A player not named keeps his previous result where it cannot differ."""
+    year, Restpartien). A player not named keeps his previous result where it cannot differ. A previous
+    result of another edition (rows stored before the editions' dates changed) or of other players is
+    evaluated again in full."""
     f = _Field(tournament, edition_for(tournament.end_date))
     rated, players = f.rated, tournament.players
-    if len(previous) != f.m:
+    if previous.edition != f.edition.name.value or len(previous.players) != f.m:
         return _evaluate(f)
-    for i, old in enumerate(previous):
+    previous_players = previous.players
+    for i, old in enumerate(previous_players):
         # Rated (an R0, from a DWZ or a FIDE Elo) exactly where he was: Auswahl I and II are the same.
         if old.id != players[i].id or (old.dwz_old is not None) != rated[i]:
             return _evaluate(f)
@@ -69,7 +72,7 @@ def reevaluate(
         margin, r0 = f.common.ausnahme_margin, f.r0
         ausnahme = {i: perf for i, perf in state.perf.items() if perf > r0[i] + margin}
         for i in r0:
-            old = previous[i]
+            old = previous_players[i]
             if i not in pass1 and old.entry_rating != old.dwz_old:
                 ausnahme[i] = old.entry_rating  # type: ignore[assignment]  # rated: an entry rating
     final = state
@@ -83,12 +86,12 @@ def reevaluate(
     # Rated players to compute: the changed ones, those whose own final entry rating differs from the
     # previous one, and their opponents.
     entry = final.entry
-    differ = [i for i, rating in entry.items() if rating != previous[i].entry_rating]
+    differ = [i for i, rating in entry.items() if rating != previous_players[i].entry_rating]
     redo = set(moved).union(differ, *(c_opps[j] for j in differ))
     now = _State(entry=entry, values=final.values, used=final.used, first=final.first)
     _performances(f, now, [i for i in counted if i in redo])
     results = _rated_results(f, now, [i for i in f.r0 if i in redo])
     for i in f.r0:
         if i not in redo:
-            results[i] = previous[i]
+            results[i] = previous_players[i]
     return _result(f, now, results)

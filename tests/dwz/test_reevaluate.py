@@ -53,7 +53,7 @@ def corrections(draw):
 @given(corrections())
 def test_reevaluate_is_evaluate(case):
     _before, previous, after, changed = case
-    assert reevaluate(after, previous.players, changed) == evaluate(after)
+    assert reevaluate(after, previous, changed) == evaluate(after)
 
 
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -61,7 +61,7 @@ def test_reevaluate_is_evaluate(case):
 def test_nothing_changed_is_the_previous_result(case):
     before, _previous, _after, _changed = case
     result = evaluate(before)
-    assert reevaluate(before, result.players, ()) == result
+    assert reevaluate(before, result, ()) == result
 
 
 def _swiss() -> TournamentInput:
@@ -81,7 +81,7 @@ def test_players_out_of_reach_keep_their_previous_result():
     after = dataclasses.replace(
         before, players=(dataclasses.replace(before.players[0], dwz=1900), *before.players[1:])
     )
-    result = reevaluate(after, previous.players, ["A"])
+    result = reevaluate(after, previous, ["A"])
     assert result == evaluate(after)
     # A and his opponents B and C are computed again; everyone else's result is the previous object.
     kept = {p.id for p, old in zip(result.players, previous.players, strict=True) if p is old}
@@ -94,7 +94,7 @@ def test_a_changed_player_without_a_dwz_in_both_evaluates_everything():
     after = dataclasses.replace(
         before, players=(dataclasses.replace(before.players[0], dwz=None, index=None), *before.players[1:])
     )
-    result = reevaluate(after, previous.players, ["A"])
+    result = reevaluate(after, previous, ["A"])
     assert result == evaluate(after)
     assert not any(p is old for p, old in zip(result.players, previous.players, strict=True))
 
@@ -123,4 +123,14 @@ def test_a_changed_player_meeting_a_first_rating_reaches_its_other_opponents():
         if new.dwz_old is not None and (old.entry_rating != old.dwz_old) != (new.entry_rating != new.dwz_old)
     }
     assert flipped - met - {case["changed"]}
-    assert reevaluate(after, previous.players, [case["changed"]]) == expected
+    assert reevaluate(after, previous, [case["changed"]]) == expected
+
+
+def test_a_previous_result_of_another_edition_evaluates_everything():
+    """Rows stored under another edition (the editions' dates moved since) are not kept."""
+    before = _swiss()
+    previous = evaluate(before)
+    other = dataclasses.replace(previous, edition="wo2026" if previous.edition == "classic" else "classic")
+    result = reevaluate(before, other, ())
+    assert result == evaluate(before)
+    assert not any(p is old for p, old in zip(result.players, other.players, strict=True))

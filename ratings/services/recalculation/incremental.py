@@ -292,18 +292,14 @@ class Frontier:
                 self.moved(int(pr.id), event, advance(self.states.get(pr.id) or EMPTY, pr, event.end_date))
             return
         given = tournament_input(event, self.states)
-        previous: list[PlayerResult] = []
-        if (
-            stored is not None
-            and stored.order == event.order
-            and stored.edition
-            and ("t", tid) not in self.changed
-        ):
+        previous: tuple[PlayerResult, ...] = ()
+        if stored is not None and stored.order == event.order and ("t", tid) not in self.changed:
             # The same tournament evaluated before with only the dirty players' inputs different: the
             # players the change cannot reach keep their stored results (``reevaluate``; a late chain's
             # tournaments have a few dirty players among dozens).
-            previous = [PlayerResult(*row) for row in stored.rows]
-            result = reevaluator(given, previous, self.dirty.intersection(inputs))
+            before = stored.result()
+            previous = before.players
+            result = reevaluator(given, before, self.dirty.intersection(inputs))
         else:
             result = evaluator(given)
         unknown = {int(pr.id) for pr in result.players if pr.restpartien} - self.member_known
