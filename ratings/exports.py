@@ -93,7 +93,7 @@ def _safe_rows(rows: Iterable[list[Any]], *, german: bool) -> Iterator[list[Any]
             yield [
                 ("'" + v if v.startswith(starts) else v)
                 if isinstance(v, str)
-                else (spreadsheet_safe(german_cell(v)) if isinstance(v, (Decimal, float)) else v)
+                else (german_cell(v) if isinstance(v, (Decimal, float)) else v)  # -0,5 is a number
                 for v in row
             ]
     else:

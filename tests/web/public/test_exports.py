@@ -147,3 +147,15 @@ def test_german_cell_uses_a_decimal_comma():
     from ratings.exports import german_cell
 
     assert german_cell(Decimal("2.5")) == "2,5" and german_cell(1500) == 1500 and german_cell("1.5") == "1.5"
+
+
+def test_streamed_german_csv_keeps_negative_decimals_as_numbers():
+    """A negative decimal is data: "-0,5" opens as a number, without the apostrophe that text starting a
+    formula gets (the streamed lists and the tables' export agree)."""
+    from decimal import Decimal
+
+    from ratings.exports import _safe_rows
+
+    rows = [[Decimal("-0.5"), -3, "-x", Decimal("1.5")]]
+    assert list(_safe_rows(rows, german=True)) == [["-0,5", -3, "'-x", "1,5"]]
+    assert list(_safe_rows(rows, german=False)) == [[Decimal("-0.5"), -3, "'-x", Decimal("1.5")]]
