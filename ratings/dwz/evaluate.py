@@ -317,14 +317,15 @@ def _performances(f: _Field, state: _State, players: list[int], hints: dict[int,
     if not players:
         return
     table, min_games = PACKED, f.common.min_games
-    # Every rating in the table's range (always, for valid input): no check per player. R0 is among them.
+    # Every entry rating in the table's range (always, for valid input): the opponents need no check per
+    # player. R0 does: in pass 2 an Ausnahmespieler's entry rating is his performance, not his R0.
     inside = min(entry.values()) >= LOW and max(entry.values()) <= HIGH
     for i in players:
         opponents = [entry[o] for o in c_opps[i]]
         ratings[i] = opponents
         w, n, r0 = c_w[i], len(opponents), r0s[i]
         packed = None
-        if n <= MAX_N and (inside or _in_tables(r0, opponents)):
+        if n <= MAX_N and ((inside and LOW <= r0 <= HIGH) or _in_tables(r0, opponents)):
             # One pass at R0 gives We = f(R0) and the start of the search.
             r = r0 + OFFSET
             packed = at_r0[i] = sum([table[r - o] for o in opponents])

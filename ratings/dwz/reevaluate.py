@@ -49,6 +49,8 @@ def reevaluate(
         # Rated (an R0, from a DWZ or a FIDE Elo) exactly where he was: Auswahl I and II are the same.
         if old.id != players[i].id or (old.dwz_old is not None) != rated[i]:
             return _evaluate(f)
+        if rated[i] and old.entry_rating is None:  # stored before entry ratings were (migration 0004)
+            return _evaluate(f)
     moved = [f.pos[pid] for pid in changed if pid in f.pos]
     if not all(rated[i] for i in moved):
         return _evaluate(f)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from ratings.dwz import GameInput, PlayerInput, TournamentInput, evaluate
 from ratings.dwz.contract import parse_tournament
+from ratings.dwz.expectation import expected_sum
 from ratings.dwz.reevaluate import reevaluate
 from ratings.dwz.replay import normalise
 from tests.conftest import examples
@@ -134,3 +135,49 @@ def test_a_previous_result_of_another_edition_evaluates_everything():
     result = reevaluate(before, other, ())
     assert result == evaluate(before)
     assert not any(p is old for p, old in zip(result.players, other.players, strict=True))
+
+
+def _far_below() -> TournamentInput:
+    """A (R0 -8601, far below the tables) loses five games to B: his Leistung 1609 makes him an
+    Ausnahmespieler; C (R0 1000, 3.5 of 6) is one too and beats A, so A is computed again in pass 2 with
+    his performance as entry rating: his R0 - an opponent lies outside the packed table (found by the
+    adversarial review)."""
+    players = (
+        PlayerInput("A", None, -8601, 0),
+        PlayerInput("B", None, 2000, 0),
+        PlayerInput("C", None, 1000, 0),
+    )
+    games = (
+        *(GameInput("B", "A", "1-0") for _ in range(5)),
+        *(GameInput("B", "C", "1/2-1/2") for _ in range(5)),
+        GameInput("C", "A", "1-0"),
+    )
+    return TournamentInput(datetime.date(2020, 1, 1), players, games)
+
+
+def test_an_ausnahmespieler_far_below_the_tables_gets_we_from_the_definition():
+    result = evaluate(_far_below()).players
+    a, c = result[0], result[2]
+    assert a.entry_rating != a.dwz_old and c.entry_rating != c.dwz_old  # both Ausnahmespieler
+    assert a.expected == expected_sum(-8601, [2000] * 5 + [c.entry_rating])  # 0, not 6.000
+
+
+def test_far_below_the_tables_reevaluate_is_evaluate():
+    t = _far_below()
+    previous = evaluate(t)
+    assert reevaluate(t, previous, ["A"]) == previous
+
+
+def test_rows_stored_without_entry_ratings_evaluate_everything():
+    """Rows stored before migration 0004 have no entry rating: nothing of them can be compared."""
+    before = _swiss()
+    legacy = evaluate(before)
+    legacy = dataclasses.replace(
+        legacy, players=tuple(dataclasses.replace(p, entry_rating=None) for p in legacy.players)
+    )
+    after = dataclasses.replace(
+        before, players=(dataclasses.replace(before.players[0], dwz=1900), *before.players[1:])
+    )
+    result = reevaluate(after, legacy, ["A"])
+    assert result == evaluate(after)
+    assert not any(p is old for p, old in zip(result.players, legacy.players, strict=True))
