@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from ratings.dwz.replay import adjustment_order, day_start
 from ratings.enums import AdjustmentKind
-from ratings.models import Player, RatingAdjustment, RatingState
+from ratings.models import Player, RatingAdjustment, RatingState, TournamentEntry
 
 from . import audit
 from .background import recalculate_or_schedule
@@ -102,8 +102,16 @@ def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> Recalculati
 
 
 def player_recalculate(*, player: Player, user=None) -> RecalculationReport:
-    """After a change of the player's own data (birth year, memberships): replay his history."""
+    """After a change of the player's own data (birth year, memberships): replay his history.
+
+    Every tournament of his counts as changed (evaluated again whatever else happens): his birth year is an
+    input of each of them (his age class) that no rating state carries, so he must not turn clean again
+    where a tournament happens to give him his stored DWZ and index."""
     with transaction.atomic():
         lock_ratings()
         since = player_first_event(player.pk) or day_start(END_OF_TIME)
-        return recalculate_or_schedule(Changes(since=since, dirty=[player.pk]), until=since, user=user)
+        tournaments = set(
+            TournamentEntry.objects.filter(player=player).values_list("tournament_id", flat=True)
+        )
+        changes = Changes(since=since, dirty=[player.pk], tournaments=sorted(tournaments))
+        return recalculate_or_schedule(changes, until=since, user=user)

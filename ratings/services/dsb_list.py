@@ -38,6 +38,7 @@ from ratings.models import (
     Organisation,
     Player,
     RatingAdjustment,
+    TournamentEntry,
 )
 from ratings.models.player import player_key_validator
 
@@ -50,6 +51,7 @@ from .recalculation import (
     earliest,
     first_event_of,
     lock_ratings,
+    recalculate,
     recalculate_changes,
 )
 
@@ -1015,9 +1017,15 @@ def _import(
         _first_events(dirty),
         day_start(UMSTUFUNG_DATE) if adjustments else None,
     )
-    if reset or dirty or adjustments:
+    # Their age class is an input of each of their tournaments that no rating state carries: every one
+    # of them is evaluated again (``player_recalculate``); for a list that fills in thousands of birth
+    # years, a full recalculation, streamed, which evaluates again just the tournaments whose input changed.
+    tournaments = _tournaments_of(born & dirty)
+    if len(tournaments) > FULL_RECALCULATION_AFTER:
+        report.recalculation = recalculate()
+    elif reset or dirty or adjustments:
         report.recalculation = recalculate_changes(
-            Changes(since=since, reset=reset, dirty=dirty, adjustments=adjustments)
+            Changes(since=since, reset=reset, dirty=dirty, tournaments=tournaments, adjustments=adjustments)
         )
     step(_("Bericht"), 6, total)
     for problem in dsb_list.problems:
@@ -1030,6 +1038,20 @@ def _import(
             report.add(outcome, row.line, person.written.key, person.written.name, "; ".join(person.detail))
     report.items.sort(key=lambda item: (item.line is None, item.line or 0))
     step(_("fertig"), total, total)
+
+
+# Birth years changed in more tournaments than this: a full recalculation instead of a replay from the
+# earliest of them holding every one of those tournaments at once.
+FULL_RECALCULATION_AFTER = 2_000
+
+
+def _tournaments_of(players: set[int]) -> list[int]:
+    found: set[int] = set()
+    for chunk in _chunks(sorted(players)):
+        found.update(
+            TournamentEntry.objects.filter(player_id__in=chunk).values_list("tournament_id", flat=True)
+        )
+    return sorted(found)
 
 
 def _first_events(players: set[int]):

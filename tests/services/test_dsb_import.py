@@ -22,7 +22,7 @@ from ratings.models import (
     Player,
     RatingAdjustment,
 )
-from ratings.services import ratings_verify
+from ratings.services import dsb_list, ratings_verify
 from ratings.services.dsb_list import UMSTUFUNG_DATE, dsb_list_import
 from tests.builders import round_robin, save_tournament
 from tests.dsb_lists import generate
@@ -372,9 +372,13 @@ def test_a_number_given_to_a_new_member_ends_the_old_holders_membership():
     assert holder.player.dsb_id == "NU9999999"
 
 
-def test_a_birth_year_from_the_list_replays_the_players_history():
+@pytest.mark.parametrize("full", [False, True], ids=["replay", "full recalculation"])
+def test_a_birth_year_from_the_list_replays_the_players_history(full, monkeypatch):
     """A player entered without a birth year plays as an adult; the list says he is 14: his tournaments
-    are evaluated again with the coefficient of a youth (his age class enters E, spec §4)."""
+    are evaluated again with the coefficient of a youth (his age class enters E, spec §4). A list that
+    changes the birth years in many tournaments runs a full recalculation instead."""
+    if full:
+        monkeypatch.setattr(dsb_list, "FULL_RECALCULATION_AFTER", 0)
     generated = generate(60, seed=4)
     _import(generated)
     rated = list(Player.objects.filter(dwz__isnull=False).order_by("pk")[:6])

@@ -11,6 +11,7 @@ from ratings.models import Evaluation, Player, RatingAdjustment, Restpartie, Tou
 from ratings.services import (
     adjustment_delete,
     adjustment_save,
+    player_save,
     ratings_verify,
     recalculate,
     tournament_delete,
@@ -441,4 +442,38 @@ def test_tournament_before_a_later_adjustment_starts_from_the_earlier_history():
         )
     t, _ = save_tournament([a, b], [(a, b, "1-0")], end=D(2024, 8, 9))
     assert Evaluation.objects.get(tournament=t, player=a).dwz_old == 1193
+    assert ratings_verify() == []
+
+
+def test_a_birth_year_correction_reaches_every_tournament_of_the_player():
+    """His age class enters each of his tournaments, and no rating state carries it: a tournament that
+    gives him his stored DWZ and index again (E capped by his index 0, WO 1.1) must not end the replay
+    (found by the review of reevaluate: T3 kept the coefficient of his old age class)."""
+    x = player(dwz=1500, index=0, birth_year=1950)
+    o = [player(dwz=1500 + 10 * i, index=5) for i in range(6)]
+    y, z, w = player(dwz=1700, index=5), player(dwz=1650, index=5), player(dwz=1600, index=5)
+    save_tournament([x, o[0], o[1]], [(x, o[0], "1-0"), (x, o[1], "1/2-1/2")], end=D(2024, 1, 10))
+    t2, _ = save_tournament(
+        [x, o[2], o[3], y, w], [(x, o[2], "1-0"), (x, o[3], "1/2-1/2"), (y, w, "1/2-1/2")], end=D(2024, 2, 10)
+    )
+    save_tournament(
+        [x, o[4], o[5], y, z], [(x, o[4], "1-0"), (x, o[5], "1/2-1/2"), (y, z, "1/2-1/2")], end=D(2024, 3, 10)
+    )
+    before = list(
+        Evaluation.objects.filter(player=x).order_by("end_date").values_list("coefficient", flat=True)
+    )
+    x.birth_year = 2010
+    player_save(player=x)
+    after = list(
+        Evaluation.objects.filter(player=x).order_by("end_date").values_list("coefficient", flat=True)
+    )
+    assert after[2] != before[2]  # T3: a youth's E
+    assert ratings_verify() == []
+    # An unrelated correction in T2 (Y beats W) re-evaluates T3 with Y dirty: X keeps his right row.
+    save_tournament(
+        [x, o[2], o[3], y, w],
+        [(x, o[2], "1-0"), (x, o[3], "1/2-1/2"), (y, w, "1-0")],
+        end=D(2024, 2, 10),
+        tournament=t2,
+    )
     assert ratings_verify() == []
