@@ -102,16 +102,11 @@ def test_a_change_reaches_every_tournament_a_full_replay_changes(seed):
         transaction.savepoint_rollback(savepoint)
 
 
-@pytest.mark.parametrize("tracking", ["lazy", "everyone"])
 @pytest.mark.parametrize("seed", range(examples(2)))
-def test_the_reach_does_not_depend_on_whom_the_replay_tracks(seed, tracking, monkeypatch):
-    """A clean player's input is read off his stored row and only likely-to-turn-dirty players are tracked
-    ahead; the same changes give the same rows when no player is tracked ahead (each is tracked only when
-    he turns dirty) and when every player met is tracked from the changed point on."""
-    if tracking == "lazy":
-        monkeypatch.setattr(incremental.Frontier, "opponents_of_dirty", lambda self, event: set())
-    else:
-        monkeypatch.setattr(incremental, "row_state", lambda row, stored, order: None)
+def test_the_reach_does_not_depend_on_whom_the_replay_tracks(seed, monkeypatch):
+    """A clean player's input is read off his stored row and a player is tracked only when he turns dirty;
+    the same changes give the same rows when every player met is tracked from the changed point on."""
+    monkeypatch.setattr(incremental, "row_state", lambda row, stored, order: None)
     test_a_change_reaches_every_tournament_a_full_replay_changes(seed)
 
 

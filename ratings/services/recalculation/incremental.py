@@ -9,10 +9,10 @@ from it are loaded with pairings and stored rows (by tournament, indexed). The p
 
 A clean player's input to a re-evaluated tournament is the one stored in his row there (``row_state``):
 the stored rows of a clean player are, by induction, what a replay of every event gives him. Only players
-whose row does not tell it (no DWZ: Restpartien and FIDE ratings count) and the players likely to turn
-dirty (dirty ones' opponents) are *tracked*: their own events from the changed point on are loaded by
-player and their state is carried from event to event. A player who turns dirty untracked is tracked from
-that tournament on before the next event is taken from the heap.
+whose row does not tell it (no DWZ: Restpartien and FIDE ratings count) are *tracked* from the start:
+their own events from the changed point on are loaded by player and their state is carried from event to
+event. A player who turns dirty untracked is tracked from that tournament on (one query for the players
+that tournament made dirty) before the next event is taken from the heap.
 
 The cost is therefore the reach of the change (typically a few dozen to a few hundred tournaments and the
 players who turn dirty there), not the size of the history after the changed point.
@@ -98,8 +98,6 @@ class Frontier:
     untracked: dict[int, tuple[OrderKey, PlayerState]] = field(default_factory=dict)
     pending: set[int] = field(default_factory=set)  # untracked players turned dirty: track, queue next
     adjustments: dict[int, list[tuple[OrderKey, int, int, int]]] | None = None  # dated, by player
-    # Rows read ahead for players likely to turn dirty: (the date they start from, the events).
-    prefetched: dict[int, tuple[datetime.date, PlayerEvents]] = field(default_factory=dict)
     evaluated: dict[int, TournamentResult] = field(default_factory=dict)
     heap: list[tuple[OrderKey, Key]] = field(default_factory=list)
     queued: set[Key] = field(default_factory=set)
@@ -193,8 +191,10 @@ class Frontier:
         together, a player's are scattered over the table).
 
         Only the players whose input the stored row does not tell (``row_state``) are tracked here; the
-        others enter with their stored input and are tracked only if they turn dirty (``pending``). The
-        rows of those likely to (``opponents_of_dirty``) are read now, for ``track_from``."""
+        others enter with their stored input and are tracked only if they turn dirty (``pending``). Reading
+        ahead the rows of the dirty players' opponents, the likeliest to turn dirty, saved queries but cost
+        more: at 2 M about 6,000 players' rows were read, 580 of them used, and once ``reevaluate`` made the
+        engine cheap the chain was faster without (docs/recalculation.md, "Late chain, fifth round")."""
         wanted = {first} | {pk for _, (kind, pk) in self.heap if kind == "t"}
         wanted |= self.ahead()
         wanted -= self.events.keys()
@@ -207,7 +207,6 @@ class Frontier:
             self.since[0], {cast(int, ev.key) for ev in events} - self.stored.keys(), in_order=False
         )
         need: set[int] = set()
-        likely: set[int] = set()
         for ev in events:
             tid = cast(int, ev.key)
             stored = rows.get(tid)
@@ -218,24 +217,7 @@ class Frontier:
                 self.stored_order[tid] = stored.order
             inputs = self.inputs[tid] = stored_inputs(ev, self.stored.get(tid))
             need.update(int(pid) for pid, state in inputs.items() if state is None)
-            likely |= self.opponents_of_dirty(ev)
         self.track(need)
-        likely -= self.players.keys() | self.prefetched.keys()
-        if likely:  # in this round's queries rather than one more query each if they turn dirty
-            # Every event still to come is this round's first tournament, one loaded now or the heap's.
-            earliest = min([ev.end_date for ev in events] + [order[0] for order, _ in self.heap[:1]])
-            rows_of = self.player_rows(likely, earliest)
-            self.prefetched.update((pk, (earliest, mine)) for pk, mine in rows_of.items())
-
-    def opponents_of_dirty(self, event: TournamentEvent) -> set[int]:
-        """The players of ``event`` who meet a player dirty now: the likeliest to turn dirty there (their
-        expected scores change)."""
-        dirty = {pid for pid, _ in event.players} & self.dirty
-        if not dirty:
-            return set()
-        found = {int(g.black) for g in event.games if g.white in dirty}
-        found |= {int(g.white) for g in event.games if g.black in dirty}
-        return found
 
     def ahead(self) -> set[int]:
         """The next ``AHEAD`` tournaments of every dirty player (his queued one and the ones after it): a
@@ -339,19 +321,11 @@ class Frontier:
             self.untracked[pk] = (event.order, state)
 
     def track_from(self, pks: set[int]) -> None:
-        """Track untracked players from their last evaluated tournament on (``untracked``), with the rows
-        read ahead for them (``prefetched``) if those start early enough."""
+        """Track untracked players from their last evaluated tournament on (``untracked``)."""
         new = {pk for pk in pks if pk not in self.players}
         if not new:
             return
-        found: dict[int, PlayerEvents] = {}
-        for pk in new:
-            ahead = self.prefetched.pop(pk, None)
-            if ahead is not None and ahead[0] <= self.untracked[pk][0][0]:
-                found[pk] = ahead[1]
-        rest = new - found.keys()
-        if rest:
-            found.update(self.player_rows(rest, min(self.untracked[pk][0][0] for pk in rest)))
+        found = self.player_rows(new, min(self.untracked[pk][0][0] for pk in new))
         for pk, mine in found.items():
             self.players[pk] = mine
             self.position[pk], self.states[str(pk)] = self.untracked.pop(pk)
