@@ -19,7 +19,9 @@ it first).
 
 Each phase runs in a child process of this script (``--phase``), so its ``peak_rss_mb`` (``os.wait4``'s
 ``ru_maxrss`` of that child) is its own, and so is ``cpu_seconds``; one JSON line per phase, with the
-1-minute load average of the (shared) machine in ``load``:
+1-minute load average of the (shared) machine in ``load`` and the CPU seconds of a fixed pure-Python
+workload in ``reference_seconds`` (``reference_seconds()``, after the phase): this machine's speed differs
+by up to a factor of two from one boot to the next, so only figures with about the same reference compare.
 
 * ``fresh``: full ``recalculate()`` with no evaluations stored (it removes them first, untimed, so it can run
   again on a generated database);
@@ -859,6 +861,26 @@ def load_average() -> float:
     return round(os.getloadavg()[0], 2)
 
 
+def reference_seconds() -> float:
+    """CPU seconds of a fixed pure-Python workload (dict stores and integer arithmetic, the best of three):
+    the speed of the host the phase ran on."""
+
+    def work() -> int:
+        table: dict[int, int] = {}
+        total = 0
+        for i in range(2_000_000):
+            table[i & 1023] = total
+            total += i * 3 // 7
+        return total
+
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        work()
+        best = min(best, time.process_time() - started)
+    return round(best, 3)
+
+
 def commit() -> str:
     """The commit of the code measured (``+`` if the checkout has uncommitted changes under ratings/)."""
     git = ["git", "-C", str(ROOT)]
@@ -896,6 +918,7 @@ def main() -> None:
         if server is not None and "db_cpu_seconds" not in result:
             result["db_cpu_seconds"] = database_cpu_seconds(server)
         line = {"phase": args.phase, **result, "load": load_average(), "commit": commit()}
+        line["reference_seconds"] = reference_seconds()
         print(json.dumps(line, default=str), flush=True)
         return
 
