@@ -35,6 +35,8 @@ DEMO_OFFICERS = [
     ("referent", "demo-referent", "C05", None, "Wertungsreferent Bezirk Stuttgart (C05)"),
     ("vereinsreferent", "demo-verein", None, "C0601", "Wertungsreferent SV Böckingen (C0601, Bezirk C06)"),
 ]
+# Fictional names: a tournament page names its Wertungsreferent (the officer who entered it).
+DEMO_OFFICER_NAMES = {"referent": ("Jörg", "Weißmüller"), "vereinsreferent": ("Änne", "Schäfer")}
 
 ORGANISATIONS = [
     ("000", "Deutscher Schachbund", None),
@@ -393,6 +395,7 @@ class Command(BaseCommand):
             officer, created = user_model.objects.get_or_create(username=login)
             if created:
                 officer.set_password(secret)
+                officer.first_name, officer.last_name = DEMO_OFFICER_NAMES[login]
                 officer.save()
             OfficerScope.objects.get_or_create(user=officer, organisation=org, club=club)
             self.stdout.write(f"  {description}:  {login} / {secret}")

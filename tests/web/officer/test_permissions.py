@@ -130,5 +130,6 @@ def test_seed_demo_creates_the_officer_logins(db, rf):
     # Login throttling (django-axes) needs the request a login comes with.
     referent = authenticate(rf.post("/anmelden/"), username="referent", password="demo-referent")
     assert referent is not None and not referent.is_staff
+    assert referent.get_full_name() == "Jörg Weißmüller"  # named as Wertungsreferent on his tournaments
     assert perms.user_scope(referent).organisation_ids
     assert authenticate(rf.post("/anmelden/"), username="admin", password="demo-admin").is_staff
