@@ -395,3 +395,39 @@ def test_a_birth_year_from_the_list_replays_the_players_history(full, monkeypatc
     assert as_youth.coefficient != as_adult.coefficient
     assert youth.dwz == as_youth.dwz_new
     assert ratings_verify() == []
+
+
+def test_a_birth_year_from_the_list_reaches_tournaments_after_an_unchanged_rating():
+    """A draw between equals leaves the DWZ as it was whatever the coefficient, so the tournament after it
+    starts from the same DWZ and index: the list's birth year still changes its coefficient (spec §4), so
+    every tournament of the player is evaluated again, not only those until his rating agrees again."""
+    generated = generate(60, seed=4)
+    youth_row, equal_row = [r for r in generated.players if r.dwz][:2]
+    rows = generated.players
+    rows[rows.index(youth_row)] = dataclasses.replace(youth_row, birth_year=None)
+    rows[rows.index(equal_row)] = dataclasses.replace(equal_row, dwz=youth_row.dwz)
+    _import(generated)
+    youth = Player.objects.get(dsb_id=youth_row.person_id)
+    equal = Player.objects.get(dsb_id=equal_row.person_id)
+    assert youth.birth_year is None and youth.dwz == equal.dwz
+    rated = [youth, equal, *Player.objects.filter(dwz__isnull=False).exclude(pk__in=[youth.pk, equal.pk])[:4]]
+    save_tournament([youth, equal], [(youth, equal, "1/2-1/2")], end=datetime.date(2026, 3, 1))
+    save_tournament(rated, round_robin(rated, random.Random(1)), end=datetime.date(2026, 4, 20))
+    first = Evaluation.objects.get(player=youth, tournament__end_date=datetime.date(2026, 3, 1))
+    assert first.dwz_new == first.dwz_old  # the draw between equals: no change to carry on
+    as_adult = _coefficients(youth)
+    rows[rows.index(dataclasses.replace(youth_row, birth_year=None))] = dataclasses.replace(
+        youth_row, birth_year=2012
+    )
+
+    _import(generated, as_of=datetime.date(2026, 5, 1))
+
+    as_youth = _coefficients(youth)
+    assert as_youth.keys() == as_adult.keys() and len(as_youth) == 2
+    assert all(as_youth[day] != as_adult[day] for day in as_adult)
+    assert ratings_verify() == []
+
+
+def _coefficients(player):
+    """The player's coefficient (E) in each of his tournaments, by end date."""
+    return dict(Evaluation.objects.filter(player=player).values_list("tournament__end_date", "coefficient"))
