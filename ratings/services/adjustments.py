@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from ratings.dwz.replay import adjustment_order, day_start
 from ratings.enums import AdjustmentKind
-from ratings.models import Player, RatingAdjustment, RatingState, TournamentEntry
+from ratings.models import Player, RatingAdjustment, RatingState
 
 from . import audit
 from .background import recalculate_or_schedule
@@ -20,6 +20,7 @@ from .recalculation import (
     earliest,
     lock_ratings,
     player_first_event,
+    tournaments_of,
 )
 from .recalculation.base import engine_id
 from .recalculation.load import load_start_values, start_state
@@ -110,8 +111,5 @@ def player_recalculate(*, player: Player, user=None) -> RecalculationReport:
     with transaction.atomic():
         lock_ratings()
         since = player_first_event(player.pk) or day_start(END_OF_TIME)
-        tournaments = set(
-            TournamentEntry.objects.filter(player=player).values_list("tournament_id", flat=True)
-        )
-        changes = Changes(since=since, dirty=[player.pk], tournaments=sorted(tournaments))
+        changes = Changes(since=since, dirty=[player.pk], tournaments=tournaments_of([player.pk]))
         return recalculate_or_schedule(changes, until=since, user=user)

@@ -38,7 +38,6 @@ from ratings.models import (
     Organisation,
     Player,
     RatingAdjustment,
-    TournamentEntry,
 )
 from ratings.models.player import player_key_validator
 
@@ -53,6 +52,7 @@ from .recalculation import (
     lock_ratings,
     recalculate,
     recalculate_changes,
+    tournaments_of,
 )
 
 UMSTUFUNG_DATE = datetime.date(2026, 6, 8)  # dwz-rules.md §16
@@ -1020,7 +1020,7 @@ def _import(
     # Their age class is an input of each of their tournaments that no rating state carries: every one
     # of them is evaluated again (``player_recalculate``); for a list that fills in thousands of birth
     # years, a full recalculation, streamed, which evaluates again just the tournaments whose input changed.
-    tournaments = _tournaments_of(born & dirty)
+    tournaments = tournaments_of(born & dirty)
     if len(tournaments) > FULL_RECALCULATION_AFTER:
         report.recalculation = recalculate()
     elif reset or dirty or adjustments:
@@ -1043,15 +1043,6 @@ def _import(
 # Birth years changed in more tournaments than this: a full recalculation instead of a replay from the
 # earliest of them holding every one of those tournaments at once.
 FULL_RECALCULATION_AFTER = 2_000
-
-
-def _tournaments_of(players: set[int]) -> list[int]:
-    found: set[int] = set()
-    for chunk in _chunks(sorted(players)):
-        found.update(
-            TournamentEntry.objects.filter(player_id__in=chunk).values_list("tournament_id", flat=True)
-        )
-    return sorted(found)
 
 
 def _first_events(players: set[int]):

@@ -13,7 +13,7 @@ and shared helpers).
 
 from .base import END_OF_TIME, RecalculationReport, earliest
 from .changes import Changes, recalculate, recalculate_changes
-from .load import first_event_of, player_first_event
+from .load import first_event_of, player_first_event, tournaments_of
 from .lock import RatingLockTimeout, is_lock_timeout, lock_ratings
 from .verify import ratings_verify
 from .write import EVALUATION_FIELDS
@@ -32,4 +32,5 @@ __all__ = [
     "ratings_verify",
     "recalculate",
     "recalculate_changes",
+    "tournaments_of",
 ]

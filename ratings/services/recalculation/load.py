@@ -647,3 +647,14 @@ def first_event_of(players: Collection[int]) -> OrderKey | None:
         dates.append(dated.aggregate(first=Min("date"))["first"])
     present = [d for d in dates if d is not None]
     return day_start(min(present)) if present else None
+
+
+def tournaments_of(players: Collection[int]) -> list[int]:
+    """Every tournament ``players`` are entered in (a birth-year change: his age class is an input of each
+    of them that no rating state carries, so each counts as changed), sorted."""
+    found: set[int] = set()
+    for chunk in chunks(sorted(players)):
+        found.update(
+            TournamentEntry.objects.filter(player_id__in=chunk).values_list("tournament_id", flat=True)
+        )
+    return sorted(found)
