@@ -7,7 +7,7 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
-from ratings.dwz.replay import adjustment_order, day_start
+from ratings.dwz.replay import OrderKey, adjustment_order, day_start
 from ratings.enums import AdjustmentKind
 from ratings.models import Player, RatingAdjustment, RatingState
 
@@ -73,6 +73,7 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
                 reset=starts,
                 dirty=players - starts,
                 adjustments=[adjustment.pk] if dated else [],
+                lost=_moved_away(old, adjustment),
             )
             report = recalculate_or_schedule(changes, until=since, user=user)
         audit.record_adjustment(
@@ -82,6 +83,17 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
             before=audit.adjustment_snapshot(old) if old else None,
         )
         return report
+
+
+def _moved_away(old: RatingAdjustment | None, new: RatingAdjustment) -> list[tuple[OrderKey, list[int]]]:
+    """A dated adjustment that moved (another date or player, or now a start value) leaves its old player's
+    stored rows after its old place counting it: he is dirty there (``Changes.lost``)."""
+    if old is None or old.kind == AdjustmentKind.START:
+        return []
+    place = _position(old)
+    if place is None or (old.player_id, place) == (new.player_id, _position(new)):
+        return []
+    return [(place, [old.player_id])]
 
 
 def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> RecalculationReport:

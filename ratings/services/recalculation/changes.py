@@ -85,6 +85,10 @@ class Changes:
     # stored rows after ``until`` may be stale; they turn dirty there, and their states at ``since`` are
     # read from their history before it. Everything before ``since`` must be consistent.
     unfinished: Collection[tuple[OrderKey, Collection[int]]] = ()
+    # Events the players' stored histories lost (an adjustment moved away from there): ``(place, players)``.
+    # The players turn dirty at ``place``, whatever the events before it give them; their stored rows after
+    # it still count the lost event. Removed and moved tournaments are found from their stored rows.
+    lost: Collection[tuple[OrderKey, Collection[int]]] = ()
 
 
 def _typed_key(key: Hashable) -> tuple[str, int]:
@@ -229,16 +233,21 @@ def _recalculate_reach(
     frontier.add(seeds)
     current = {cast(int, ev.key): ev for ev in seeds}
 
-    # Players whose stored history lost an event from ``since`` on are dirty from there: the old players
-    # of removed tournaments and those dropped from changed ones, and the players of changed adjustments.
-    # A tournament that moved in the order leaves all its old players dirty from its old place on.
-    for tid in removed_t | changed_t | stale:
-        old_players = old[tid].player_ids() if tid in old else set()
+    # Players whose stored history lost an event are dirty from its old place on (``lost``): the old
+    # players of removed tournaments and those dropped from changed ones; a tournament that moved in the
+    # order loses all its old players at its old place. Not from ``since``: an earlier event of theirs (a
+    # tournament the same day) may give them their stored result again, and the replay's rule would make
+    # them clean there although their stored rows after it still count the lost event.
+    lost: dict[OrderKey, set[int]] = {}
+    for place, pks in changes.lost:
+        lost.setdefault(place, set()).update(pks)
+    for tid in (removed_t | changed_t | stale) & old.keys():
+        old_players = old[tid].player_ids()
         ev = current.get(tid)
-        if ev is not None and tid in old and old[tid].order == ev.order:
-            dirty_pks |= old_players - {int(p) for p, _ in ev.players}
-        else:
-            dirty_pks |= old_players
+        if ev is not None and old[tid].order == ev.order:
+            old_players -= {int(p) for p, _ in ev.players}
+        if old_players:
+            lost.setdefault(old[tid].order, set()).update(old_players)
     adjusted = set(
         RatingAdjustment.objects.filter(pk__in=changed_a | removed_a).values_list("player_id", flat=True)
     )
@@ -246,7 +255,8 @@ def _recalculate_reach(
     hot = dirty_pks | reset_pks
     resumed = {pk for _, pks in changes.unfinished for pk in pks}
     frontier.from_history = resumed
-    frontier.track(hot | resumed | {int(p) for ev in seeds for p, _ in ev.players})
+    losing = {pk for pks in lost.values() for pk in pks}
+    frontier.track(hot | resumed | losing | {int(p) for ev in seeds for p, _ in ev.players})
     frontier.dirty = {engine_id(pk) for pk in hot}
     frontier.touched |= frontier.dirty
     for ev in seeds:
@@ -260,6 +270,9 @@ def _recalculate_reach(
     for stopped, pks in changes.unfinished:
         for pk in pks:
             frontier.push(just_after(stopped), ("d", pk))
+    for place, pks in lost.items():
+        for pk in pks:
+            frontier.push(place, ("d", pk))
     frontier.run(evaluate, reevaluate, progress, until=until)
     if until is not None:
         report.unfinished = {int(pid) for pid in frontier.dirty}

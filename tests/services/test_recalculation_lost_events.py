@@ -1,0 +1,71 @@
+"""Issue 26 §1: a player whose stored history loses an event is dirty from that event's old place on.
+
+Two round robins of the same players end on the same day. Deleting the second one (or moving it, or dropping
+a player from it) re-evaluates the first with the same inputs, so it gives every player his stored result
+again; the tournament a week later must still be evaluated again, since its stored inputs counted the lost
+one. Before the fix the players turned clean after the first tournament and the later one kept stale
+``dwz_old`` values until a full recalculation.
+"""
+
+import datetime
+import random
+
+import pytest
+
+from ratings.enums import AdjustmentKind
+from ratings.models import RatingAdjustment, Tournament, TournamentEntry
+from ratings.services import adjustment_save, ratings_verify, tournament_delete, tournament_save
+from tests.builders import player, round_robin, save_tournament
+
+pytestmark = pytest.mark.django_db
+
+DAY = datetime.date(2024, 3, 10)
+
+
+@pytest.fixture
+def same_day():
+    """A and B (same players, same day, B second in the order), C a week later, D on another day."""
+    rng = random.Random(1)
+    four = [player(dwz=1500 + 100 * i, index=5) for i in range(4)]
+    guests = [player(dwz=1600, index=5) for _ in range(2)]
+    a, _ = save_tournament(four, round_robin(four, rng), end=DAY, name="A")
+    b, _ = save_tournament(four, round_robin(four, rng), end=DAY, name="B")
+    later = four[:2] + guests
+    c, _ = save_tournament(later, round_robin(later, rng), end=DAY + datetime.timedelta(days=7), name="C")
+    assert ratings_verify() == []
+    return {"A": a, "B": b, "C": c, "players": four}
+
+
+@pytest.mark.parametrize("name", ["A", "B"])
+def test_deleting_one_of_two_tournaments_of_the_same_day(same_day, name):
+    tournament_delete(tournament=same_day[name])
+    assert ratings_verify() == []
+
+
+def test_moving_the_second_tournament_of_the_day_away(same_day):
+    b = Tournament.objects.get(pk=same_day["B"].pk)
+    b.start_date = b.end_date = DAY + datetime.timedelta(days=20)
+    tournament_save(tournament=b)
+    assert ratings_verify() == []
+
+
+def test_dropping_a_player_from_the_second_tournament_of_the_day(same_day):
+    b = same_day["B"]
+    dropped = same_day["players"][0]
+    kept = [e.player for e in TournamentEntry.objects.filter(tournament=b).exclude(player=dropped)]
+    save_tournament(kept, round_robin(kept, random.Random(2)), end=DAY, tournament=b)
+    assert ratings_verify() == []
+
+
+def test_an_adjustment_moved_before_a_tournament_that_gives_the_stored_result(same_day):
+    """A correction dated after A and B moves before them. Its value equals the player's DWZ there, so A and
+    B give him their stored results again; C's stored input still counts the correction at its old place."""
+    p = same_day["players"][0]
+    correction = RatingAdjustment(
+        player=p, kind=AdjustmentKind.CORRECTION, date=DAY + datetime.timedelta(days=1), dwz=1500, index=5
+    )
+    adjustment_save(adjustment=correction)
+    assert ratings_verify() == []
+    correction.date = DAY - datetime.timedelta(days=1)
+    adjustment_save(adjustment=correction)
+    assert ratings_verify() == []
