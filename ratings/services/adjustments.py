@@ -75,7 +75,10 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
                 adjustments=[adjustment.pk] if dated else [],
                 lost=_moved_away(old, adjustment),
             )
-            report = recalculate_or_schedule(changes, until=since, user=user)
+            # The request replays up to the adjustment's new place: a job that finishes the chain knows
+            # only its dirty players and would take the adjustment after it as unchanged.
+            until = max(place for place in (since, _position(adjustment)) if place is not None)
+            report = recalculate_or_schedule(changes, until=until, user=user)
         audit.record_adjustment(
             adjustment=adjustment,
             user=user,

@@ -64,6 +64,8 @@ def recalculate_or_schedule(
     report = recalculate_changes(changes, until=until)
     later = _changed_after(until, changes.tournaments)
     resume = None if report.unfinished is None else [resume_point(until, report.unfinished, later)]
+    if resume is not None:  # each a point of its own: dirty there, not from ``until`` on
+        resume += [resume_point(place, pks) for place, pks in sorted(report.lost_after.items())]
     job_schedule(since=since, estimate=seconds, tournament_id=tournament_id, user=user, resume=resume)
     return report
 

@@ -13,7 +13,13 @@ import random
 import pytest
 
 from ratings.enums import AdjustmentKind
-from ratings.models import RatingAdjustment, Tournament, TournamentEntry
+from ratings.models import (
+    RatingAdjustment,
+    RecalculationJob,
+    RecalculationJobStatus,
+    Tournament,
+    TournamentEntry,
+)
 from ratings.services import adjustment_save, ratings_verify, tournament_delete, tournament_save
 from tests.builders import player, round_robin, save_tournament
 
@@ -68,4 +74,23 @@ def test_an_adjustment_moved_before_a_tournament_that_gives_the_stored_result(sa
     assert ratings_verify() == []
     correction.date = DAY - datetime.timedelta(days=1)
     adjustment_save(adjustment=correction)
+    assert ratings_verify() == []
+
+
+def test_a_moved_adjustment_whose_old_place_lies_after_the_request_part(
+    same_day, settings, django_capture_on_commit_callbacks
+):
+    """The background threshold at 0: the request replays up to the correction's new place, the job the
+    rest. The old place lies after that: the job must turn the player dirty there, not where it starts."""
+    p = same_day["players"][0]
+    correction = RatingAdjustment(
+        player=p, kind=AdjustmentKind.CORRECTION, date=DAY + datetime.timedelta(days=1), dwz=1500, index=5
+    )
+    adjustment_save(adjustment=correction)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0
+    correction.date = DAY - datetime.timedelta(days=1)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        adjustment_save(adjustment=correction)
+    assert len(callbacks) == 1  # the job, run by the immediate backend
+    assert RecalculationJob.objects.get().status == RecalculationJobStatus.DONE
     assert ratings_verify() == []

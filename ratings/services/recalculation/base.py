@@ -38,6 +38,9 @@ class RecalculationReport:
     # A replay stopped by ``until``: the players still dirty there (their later stored rows may be stale);
     # None if the replay cannot tell (it replayed every event, or was not stopped).
     unfinished: set[int] | None = None
+    # Players who lost an event after ``until`` (``Changes.lost``), by its place: the replay that finishes the
+    # chain must turn them dirty there, not earlier (an earlier event may give them their stored result).
+    lost_after: dict[OrderKey, set[int]] = field(default_factory=dict)
 
     def merge(self, other: RecalculationReport) -> None:
         self.tournaments += [t for t in other.tournaments if t not in self.tournaments]

@@ -276,6 +276,9 @@ def _recalculate_reach(
     frontier.run(evaluate, reevaluate, progress, until=until)
     if until is not None:
         report.unfinished = {int(pid) for pid in frontier.dirty}
+        for order, (kind, pk) in frontier.heap:
+            if kind == "d" and order > until:
+                report.lost_after.setdefault(order, set()).add(pk)
 
     touched = {int(p) for p in frontier.touched}
     touched |= _write(frontier.evaluated, frontier.events, frontier.stored, removed=removed_t, report=report)
