@@ -94,3 +94,15 @@ def test_a_moved_adjustment_whose_old_place_lies_after_the_request_part(
     assert len(callbacks) == 1  # the job, run by the immediate backend
     assert RecalculationJob.objects.get().status == RecalculationJobStatus.DONE
     assert ratings_verify() == []
+
+
+def test_a_tournament_moved_before_one_that_did_not_change_its_players():
+    """X counts no game of p (a forfeit), so his DWZ and index leave it as they came. Y after it moves
+    before it: Y gives p his stored result again, but at another place, so X must take it as p's input."""
+    p, q, r = (player(dwz=1500 + 100 * i, index=5) for i in range(3))
+    save_tournament([p, q], [(p, q, "+-")], end=DAY, name="X")
+    y, _ = save_tournament([p, r], [(p, r, "1-0"), (r, p, "1-0")], end=DAY + datetime.timedelta(days=5))
+    assert ratings_verify() == []
+    y.start_date = y.end_date = DAY - datetime.timedelta(days=3)
+    tournament_save(tournament=y)
+    assert ratings_verify() == []

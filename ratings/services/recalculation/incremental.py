@@ -290,7 +290,11 @@ class Frontier:
             self.member_known |= unknown
         result = normalise(result, lambda p: int(p) in self.members)
         self.evaluated[tid] = result
-        old_rows = {} if stored is None else {row[0]: row for row in stored.rows}
+        # Rows stored at another place (the tournament moved) are no stored result here: the players' later
+        # stored inputs did not count it at this place, so nobody turns clean with them.
+        old_rows = (
+            {} if stored is None or stored.order != event.order else {row[0]: row for row in stored.rows}
+        )
         kept = {id(pr) for pr in previous}  # results ``reevaluate`` kept: the stored rows of clean players
         for pr in result.players:
             pk = int(pr.id)
