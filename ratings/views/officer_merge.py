@@ -55,7 +55,9 @@ def duplicates(request: HttpRequest) -> HttpResponse:
 
 
 def _window_problem(drop: Player, locked) -> str:
-    names = ", ".join(f"{t.name} ({t.end_date:%d.%m.%Y})" for t in locked[:5]) + (" …" if len(locked) > 5 else "")
+    names = ", ".join(f"{t.name} ({t.end_date:%d.%m.%Y})" for t in locked[:5]) + (
+        " …" if len(locked) > 5 else ""
+    )
     return " ".join(
         [
             _("Die Zusammenführung schriebe die Einträge von „%(player)s“ in %(tournaments)s um.")
@@ -103,4 +105,9 @@ def merge(request: HttpRequest) -> HttpResponse:
         "drop": drop,
         "swap_url": _merge_url(drop, keep),
     }
-    return render(request, "ratings/officer/merge.html", context, status=403 if locked and request.method == "POST" else 200)
+    return render(
+        request,
+        "ratings/officer/merge.html",
+        context,
+        status=403 if locked and request.method == "POST" else 200,
+    )
