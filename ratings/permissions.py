@@ -161,7 +161,8 @@ def outside_window_message() -> str:
 
 
 class OutsideCorrectionWindow(PermissionDenied):
-    """A Wertungsreferent's write to a tournament that ended more than a year ago (403, the text says who may)."""
+    """A Wertungsreferent's write to a tournament that ended more than a year ago (403; the text says who
+    may)."""
 
 
 def today() -> datetime.date:
