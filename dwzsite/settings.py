@@ -130,6 +130,9 @@ RECALCULATION_BACKGROUND_SECONDS = float(os.environ.get("DWZ_BACKGROUND_SECONDS"
 RECALCULATION_SECONDS_PER_EVALUATION = float(os.environ.get("DWZ_SECONDS_PER_EVALUATION", "0.0001"))
 # A background job waits for the rating lock this many times RATING_LOCK_TIMEOUT before it fails.
 RECALCULATION_LOCK_ATTEMPTS = int(os.environ.get("DWZ_BACKGROUND_LOCK_ATTEMPTS", "180"))
+# WO 6.2: a Wertungsreferent (not staff) may correct or delete a tournament up to one year after its end date
+# (ratings.permissions). Off only in the test suite, whose fixtures have fixed dates years back.
+OFFICER_CORRECTION_WINDOW = True
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # IMMEDIATE makes every write transaction take SQLite's lock up front, so concurrent
     # recalculations queue (busy_timeout) instead of failing with "database is locked" at once.

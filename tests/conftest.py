@@ -48,6 +48,14 @@ def _default_language():
     translation.deactivate()
 
 
+@pytest.fixture(autouse=True)
+def _correction_window_off(settings):
+    """The suite's tournaments have fixed dates, most of them more than a year back by now: the WO 6.2 year
+    of a Wertungsreferent (``ratings.permissions``) would refuse them. Its own tests turn it on with
+    ``override_settings(OFFICER_CORRECTION_WINDOW=True)`` and count from dates relative to today."""
+    settings.OFFICER_CORRECTION_WINDOW = False
+
+
 _migrated_copy: list[Path] = []
 _CONFIGURED_NAME = settings.DATABASES["default"]["NAME"]
 

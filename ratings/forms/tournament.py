@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
 from django.utils.translation import gettext_lazy as _
 
+from ratings import permissions
 from ratings.dwz.codes import normalise_code
 from ratings.enums import Sex
 from ratings.models.federation import Club
@@ -38,8 +39,9 @@ class TournamentHeadForm(forms.ModelForm):
             "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         }
 
-    def __init__(self, *args, clubs, organisations, mode: str | None = None, **kwargs) -> None:
+    def __init__(self, *args, clubs, organisations, mode: str | None = None, user=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.user = user  # for the WO 6.2 year of a Wertungsreferent's end date
         self.fields["code"].help_text = _(
             "Optional, Format YYWW-ZZZ-KKK, z. B. C524-C05-VM1, oder die UUID des Turniers im DSB-Portal."
         )
@@ -85,6 +87,12 @@ class TournamentHeadForm(forms.ModelForm):
             return None
         tournament_code_validator(code)
         return code
+
+    def clean_end_date(self):
+        end_date = self.cleaned_data.get("end_date")
+        if self.user is not None:
+            permissions.check_end_date(self.user, end_date)
+        return end_date
 
     def _post_clean(self) -> None:
         # The organiser choice decides the two FKs before the model's own clean runs.

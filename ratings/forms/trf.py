@@ -6,6 +6,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from ratings import permissions
 from ratings.dwz.codes import normalise_code
 from ratings.models import Club, Organisation
 from ratings.models.tournament import Tournament
@@ -61,8 +62,9 @@ class TrfHeadForm(forms.ModelForm):
             "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         }
 
-    def __init__(self, *args, clubs, organisations, is_staff: bool, **kwargs) -> None:
+    def __init__(self, *args, clubs, organisations, is_staff: bool, user=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.user = user  # for the WO 6.2 year of a Wertungsreferent's end date
         self.clubs = {str(c.pk): c for c in clubs}
         self.organisations = {str(o.pk): o for o in organisations}
         choices = [] if not is_staff else [("", _("– kein Ausrichter –"))]
@@ -78,6 +80,12 @@ class TrfHeadForm(forms.ModelForm):
     def clean_code(self) -> str | None:
         # The model's validator runs later, on the stored form (a UUID in lower case).
         return normalise_code(self.cleaned_data.get("code") or "") or None
+
+    def clean_end_date(self):
+        end_date = self.cleaned_data.get("end_date")
+        if self.user is not None:
+            permissions.check_end_date(self.user, end_date)
+        return end_date
 
     def clean_organiser(self) -> Club | Organisation | None:
         value = self.cleaned_data.get("organiser") or ""

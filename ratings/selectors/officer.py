@@ -3,9 +3,11 @@ file import and player merge. Each function is one query (a QuerySet is lazy: no
 
 from __future__ import annotations
 
-from django.db.models import Exists, Max, OuterRef, QuerySet
+import datetime
 
-from ratings.models import Club, Game, OfficerScope, Player, Tournament, TournamentDraft
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+
+from ratings.models import Club, Evaluation, Game, OfficerScope, Player, Tournament, TournamentDraft
 
 
 def dashboard_tournaments(*, manageable: QuerySet[Tournament], limit: int = 100) -> QuerySet[Tournament]:
@@ -13,6 +15,23 @@ def dashboard_tournaments(*, manageable: QuerySet[Tournament], limit: int = 100)
     return manageable.annotate(
         has_draft=Exists(TournamentDraft.objects.filter(tournament=OuterRef("pk")))
     ).order_by("-end_date", "-pk")[:limit]
+
+
+def overdue_tournaments(
+    *, manageable: QuerySet[Tournament], ended_before: datetime.date, limit: int = 100
+) -> QuerySet[Tournament]:
+    """Those of ``manageable`` that ended before ``ended_before`` and are not evaluated, earliest first, each
+    with ``has_draft``: a draft not yet published, or a rated tournament without evaluation rows (every
+    entry of an evaluated one has a row; none yet: nothing entered, or the entry is still a draft)."""
+    return (
+        manageable.filter(end_date__lt=ended_before)
+        .annotate(
+            has_draft=Exists(TournamentDraft.objects.filter(tournament=OuterRef("pk"))),
+            evaluated=Exists(Evaluation.objects.filter(tournament=OuterRef("pk"))),
+        )
+        .filter(Q(has_draft=True) | Q(rated=True, evaluated=False))
+        .order_by("end_date", "pk")[:limit]
+    )
 
 
 def officer_scopes(*, user) -> QuerySet[OfficerScope]:

@@ -49,10 +49,28 @@ def is_officer_filter(user) -> bool:
     return user is not None and permissions.is_officer(user)
 
 
+@register.filter
+def days_overdue(end_date) -> int:
+    """Days since the six weeks after ``end_date`` ran out (WO 6.2)."""
+    return permissions.days_past_evaluation_deadline(end_date)
+
+
+@register.filter(name="may_correct")
+def may_correct_filter(user, tournament) -> bool:
+    """``user`` may write ``tournament`` now: scope and, for a Wertungsreferent, the WO 6.2 year."""
+    return user is not None and user.is_authenticated and permissions.may_correct(user, tournament)
+
+
 @register.inclusion_tag("ratings/officer/_tournament_links.html", takes_context=True)
 def officer_tournament_links(context, tournament):
-    """Edit links for officers who may manage ``tournament`` (nothing for everybody else)."""
+    """Edit links for officers who may manage ``tournament`` (nothing for everybody else); past the WO 6.2
+    year a Wertungsreferent sees why they are gone instead."""
     request = context.get("request")
     user = getattr(request, "user", None)
     show = user is not None and user.is_authenticated and permissions.can_manage_tournament(user, tournament)
-    return {"show": show, "tournament": tournament}
+    return {
+        "show": show,
+        "correctable": show and permissions.may_correct(user, tournament),
+        "window_message": permissions.outside_window_message(),
+        "tournament": tournament,
+    }

@@ -58,12 +58,20 @@ def logout_view(request: HttpRequest) -> HttpResponse:
 
 @permissions.officer_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    tournaments = reads.dashboard_tournaments(manageable=permissions.manageable_tournaments(request.user))
+    manageable = permissions.manageable_tournaments(request.user)
+    tournaments = reads.dashboard_tournaments(manageable=manageable)
+    overdue = reads.overdue_tournaments(manageable=manageable, ended_before=permissions.evaluation_cutoff())
     scopes = reads.officer_scopes(user=request.user)
     return render(
         request,
         "ratings/officer/dashboard.html",
-        {"tournaments": tournaments, "scopes": scopes, "is_staff": request.user.is_staff},
+        {
+            "tournaments": tournaments,
+            "overdue": overdue,
+            "scopes": scopes,
+            "is_staff": request.user.is_staff,
+            "window_message": permissions.outside_window_message(),
+        },
     )
 
 
@@ -142,6 +150,7 @@ def _head_form(request: HttpRequest, *, instance: Tournament | None = None, data
         clubs=permissions.manageable_clubs(request.user),
         organisations=permissions.manageable_organisations(request.user),
         mode=mode,
+        user=request.user,
     )
 
 

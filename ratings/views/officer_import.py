@@ -91,6 +91,7 @@ def _head_form(request: HttpRequest, head: Head, data=None) -> TrfHeadForm:
         clubs=list(permissions.manageable_clubs(request.user).order_by("zps")),
         organisations=list(permissions.manageable_organisations(request.user).order_by("code")),
         is_staff=request.user.is_staff,
+        user=request.user,
     )
 
 
@@ -271,6 +272,8 @@ def _posted_head(request: HttpRequest, form: TrfHeadForm, tournament: TrfTournam
     existing = reads.tournament_by_code(code=head.code) if head.code else None
     if existing is not None and not permissions.can_manage_tournament(request.user, existing):
         raise PermissionDenied
+    if existing is not None:  # replacing it is a correction: the WO 6.2 year
+        permissions.check_correction_window(request.user, existing)
     return head
 
 

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ratings import permissions
@@ -53,6 +54,20 @@ def duplicates(request: HttpRequest) -> HttpResponse:
     return render(request, "ratings/officer/duplicates.html", {"rows": rows})
 
 
+def _window_problem(drop: Player, locked) -> str:
+    names = ", ".join(f"{t.name} ({t.end_date:%d.%m.%Y})" for t in locked[:5]) + (
+        " …" if len(locked) > 5 else ""
+    )
+    return " ".join(
+        [
+            _("Die Zusammenführung schriebe die Einträge von „%(player)s“ in %(tournaments)s um.")
+            % {"player": drop, "tournaments": names},
+            permissions.outside_window_message(),
+            _("„Umgekehrt“ hilft, wenn der andere Datensatz nur in neueren Turnieren spielte."),
+        ]
+    )
+
+
 @permissions.officer_required
 @require_http_methods(["GET", "POST"])
 def merge(request: HttpRequest) -> HttpResponse:
@@ -67,7 +82,10 @@ def merge(request: HttpRequest) -> HttpResponse:
         and permissions.can_manage_player(request.user, drop)
     ):
         raise PermissionDenied
-    if request.method == "POST":
+    locked = permissions.tournaments_outside_window(request.user, player=drop)
+    if locked:  # WO 6.2: the merge would rewrite entries of tournaments he may no longer correct
+        check = MergeCheck(problems=[_window_problem(drop, locked)])
+    elif request.method == "POST":
         try:
             result = players_merge(keep=keep, drop=drop, user=request.user)
         except ValidationError as exc:
@@ -87,4 +105,9 @@ def merge(request: HttpRequest) -> HttpResponse:
         "drop": drop,
         "swap_url": _merge_url(drop, keep),
     }
-    return render(request, "ratings/officer/merge.html", context)
+    return render(
+        request,
+        "ratings/officer/merge.html",
+        context,
+        status=403 if locked and request.method == "POST" else 200,
+    )
