@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
@@ -46,6 +47,15 @@ def _default_language():
     an Accept-Language header) leaves its language active in the thread, so a later test's messages came
     out in English or German depending on which files had run before it on the same worker."""
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _plausibility_checks(request):
+    """The plausibility warnings (ratings.selectors.plausibility) only where a test is about them (marker
+    ``plausibility``): the other tests save tournaments of 2024 without a time control, which would ask for
+    a confirmation on every save."""
+    with override_settings(PLAUSIBILITY_CHECKS=request.node.get_closest_marker("plausibility") is not None):
+        yield
 
 
 _migrated_copy: list[Path] = []

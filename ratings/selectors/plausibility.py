@@ -28,6 +28,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -91,7 +92,10 @@ def tournament_warnings(
     today: datetime.date | None = None,
 ) -> list[Warning]:
     """Every warning for saving ``tournament`` (unsaved head; its pk, if any, is the tournament replaced)
-    with ``players`` (in start order; new ones unsaved) and ``games`` (``white_id``/``black_id``)."""
+    with ``players`` (in start order; new ones unsaved) and ``games`` (``white_id``/``black_id``).
+    None when ``settings.PLAUSIBILITY_CHECKS`` is off."""
+    if not settings.PLAUSIBILITY_CHECKS:
+        return []
     today = today or timezone.localdate()
     warnings = _date_warnings(tournament.end_date, today)
     if tournament.rated:

@@ -11,7 +11,7 @@ from ratings.models import Game, OfficialRating, Player, Tournament
 from ratings.selectors import plausibility as p
 from tests.factories import EntryFactory, GameFactory, PlayerFactory, TournamentFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.plausibility]
 
 TODAY = datetime.date(2026, 12, 2)
 END = datetime.date(2026, 11, 29)
@@ -220,3 +220,9 @@ def test_the_fingerprint_changes_with_the_warnings():
     a = p.tournament_warnings(tournament=head(time_control=""), players=[], games=[], today=TODAY)
     b = p.tournament_warnings(tournament=head(time_control="5+0"), players=[], games=[], today=TODAY)
     assert p.fingerprint(a) == p.fingerprint(list(a)) != p.fingerprint(b)
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_the_setting_switches_the_checks(on, settings):
+    settings.PLAUSIBILITY_CHECKS = on
+    assert bool(codes(head(time_control=""))) is on
