@@ -242,7 +242,8 @@ class GameFormSet(BaseInlineFormSet):
             lines = [f"{w.message} ({w.link_text}: {w.url})" if w.url else w.message for w in warnings]
             lines.append(
                 _(
-                    "Nicht gespeichert: bitte prüfen und „Auffälligkeiten geprüft – trotzdem speichern“ ankreuzen."
+                    "Nicht gespeichert: bitte prüfen und „Auffälligkeiten geprüft – trotzdem speichern“ "
+                    "ankreuzen."
                 )
             )
             raise ValidationError([str(line) for line in lines])
@@ -264,7 +265,8 @@ class TournamentAdminForm(forms.ModelForm):
         label=_("Auffälligkeiten geprüft – trotzdem speichern"),
         required=False,
         help_text=_(
-            "Nur nötig, wenn beim Speichern Auffälligkeiten gemeldet wurden (Turnierende, Bedenkzeit, Spieler, Dublette)."
+            "Nur nötig, wenn beim Speichern Auffälligkeiten gemeldet wurden (Turnierende, Bedenkzeit, "
+            "Spieler, Dublette)."
         ),
     )
 
