@@ -131,9 +131,9 @@ RECALCULATION_SECONDS_PER_EVALUATION = float(os.environ.get("DWZ_SECONDS_PER_EVA
 # A background job waits for the rating lock this many times RATING_LOCK_TIMEOUT before it fails.
 RECALCULATION_LOCK_ATTEMPTS = int(os.environ.get("DWZ_BACKGROUND_LOCK_ATTEMPTS", "180"))
 # Plausibility warnings before a tournament is rated (ratings.selectors.plausibility): on in every
-# deployment; the test suite switches them off except in the tests marked ``plausibility``
-# (tests/conftest.py), so that tests of other rules need not confirm "Turnierende mehr als ein Jahr zurück"
-# on every save.
+# deployment; the test settings switch them off except in the tests marked ``plausibility``
+# (settings_test.py, tests/conftest.py), so that tests of other rules need not confirm "Turnierende mehr als
+# ein Jahr zurück" on every save.
 PLAUSIBILITY_CHECKS = env_bool("DWZ_PLAUSIBILITY_CHECKS", True)
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # IMMEDIATE makes every write transaction take SQLite's lock up front, so concurrent

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ratings.selectors.plausibility import Warning
+from ratings.selectors.plausibility import PlausibilityWarning
 
 EXIT_WARNINGS = 3  # nothing saved: warnings not confirmed (2: bad input)
 
@@ -23,12 +23,12 @@ def add_arguments(parser) -> None:
     )
 
 
-def unconfirmed(warnings: Sequence[Warning], options: dict) -> list[Warning]:
+def unconfirmed(warnings: Sequence[PlausibilityWarning], options: dict) -> list[PlausibilityWarning]:
     """The warnings the command line has not confirmed."""
     return [w for w in warnings if not (options["allow_duplicate"] if w.is_duplicate else options["confirm"])]
 
 
-def lines(label: str, warnings: Sequence[Warning], options: dict) -> list[str]:
+def lines(label: str, warnings: Sequence[PlausibilityWarning], options: dict) -> list[str]:
     """One line per warning, German, with the existing tournament of a duplicate and the flag it needs."""
     out = []
     for w in warnings:

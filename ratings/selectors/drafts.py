@@ -5,7 +5,7 @@ from __future__ import annotations
 from ratings.models import Game, Player, Tournament, TournamentDraft, TournamentEntry
 
 from . import plausibility
-from .plausibility import Warning
+from .plausibility import PlausibilityWarning
 
 
 def draft_or_stored(*, tournament: Tournament) -> tuple[TournamentDraft, bool]:
@@ -44,7 +44,7 @@ def participants(*, draft: TournamentDraft) -> list[Player]:
     return [players[pk] for pk in draft.participants if pk in players]
 
 
-def draft_warnings(*, tournament: Tournament, draft: TournamentDraft) -> list[Warning]:
+def draft_warnings(*, tournament: Tournament, draft: TournamentDraft) -> list[PlausibilityWarning]:
     """The plausibility warnings for publishing ``draft`` ("Speichern und auswerten")."""
     games = [
         Game(round=g["round"], white_id=g["white"], black_id=g["black"], result=g["result"] or "")

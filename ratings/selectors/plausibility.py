@@ -58,7 +58,7 @@ _SWAPPED = {"1-0": "0-1", "0-1": "1-0", "+-": "-+", "-+": "+-"}
 
 
 @dataclass(frozen=True)
-class Warning:
+class PlausibilityWarning:
     """One reason to look again: ``code`` (the constants above), a German message, and for a duplicate
     the existing tournament's officer page."""
 
@@ -72,7 +72,7 @@ class Warning:
         return self.code in DUPLICATES
 
 
-def fingerprint(warnings: Iterable[Warning]) -> str:
+def fingerprint(warnings: Iterable[PlausibilityWarning]) -> str:
     """What a confirmation confirms: the posted value must equal the warnings shown, so a change that
     brings a new warning asks again."""
     text = "\n".join(sorted(f"{w.code}:{w.message}" for w in warnings))
@@ -90,7 +90,7 @@ def tournament_warnings(
     games: Sequence[Game],
     digest: str = "",
     today: datetime.date | None = None,
-) -> list[Warning]:
+) -> list[PlausibilityWarning]:
     """Every warning for saving ``tournament`` (unsaved head; its pk, if any, is the tournament replaced)
     with ``players`` (in start order; new ones unsaved) and ``games`` (``white_id``/``black_id``).
     None when ``settings.PLAUSIBILITY_CHECKS`` is off."""
@@ -108,13 +108,17 @@ def tournament_warnings(
     return warnings
 
 
-def _date_warnings(end: datetime.date, today: datetime.date) -> list[Warning]:
+def _date_warnings(end: datetime.date, today: datetime.date) -> list[PlausibilityWarning]:
     shown = date_format(end, "d.m.Y")
     if end > today:
-        return [Warning(FUTURE_END, _("Das Turnierende %(date)s liegt in der Zukunft.") % {"date": shown})]
+        return [
+            PlausibilityWarning(
+                FUTURE_END, _("Das Turnierende %(date)s liegt in der Zukunft.") % {"date": shown}
+            )
+        ]
     if end < today - datetime.timedelta(days=365):
         return [
-            Warning(
+            PlausibilityWarning(
                 OLD_END,
                 _(
                     "Das Turnierende %(date)s liegt mehr als ein Jahr zurück (WO 6.2: kein Anspruch mehr auf "
@@ -132,10 +136,10 @@ def _all_u12(players: Sequence[Player], end: datetime.date) -> bool:
     )
 
 
-def _time_control_warnings(text: str, *, u12: bool) -> list[Warning]:
+def _time_control_warnings(text: str, *, u12: bool) -> list[PlausibilityWarning]:
     if not text.strip():
         return [
-            Warning(
+            PlausibilityWarning(
                 NO_TIME_CONTROL,
                 _(
                     "Keine Bedenkzeit angegeben: DWZ-gewertet werden nur Partien mit mindestens 90 Minuten "
@@ -146,7 +150,7 @@ def _time_control_warnings(text: str, *, u12: bool) -> list[Warning]:
     parsed = time_control.parse(text)
     if parsed is None:
         return [
-            Warning(
+            PlausibilityWarning(
                 UNREADABLE_TIME_CONTROL,
                 _("Die Bedenkzeit „%(text)s“ ist nicht lesbar; bitte prüfen, ob sie die WO 4.2 erfüllt.")
                 % {"text": text},
@@ -166,14 +170,14 @@ def _time_control_warnings(text: str, *, u12: bool) -> list[Warning]:
             "Bedenkzeit „%(text)s“: %(minutes)s Minuten je Spieler, weniger als die %(limit)s Minuten der "
             "WO 4.2 (Schnell- und Blitzpartien werden nicht DWZ-gewertet)."
         )
-    return [Warning(SHORT_TIME_CONTROL, message % params)]
+    return [PlausibilityWarning(SHORT_TIME_CONTROL, message % params)]
 
 
 def _number(value) -> str:
     return str(int(value)) if value == int(value) else f"{value:.1f}".replace(".", ",")
 
 
-def _players_twice(players: Sequence[Player]) -> list[Warning]:
+def _players_twice(players: Sequence[Player]) -> list[PlausibilityWarning]:
     groups: dict[tuple, list[Player]] = defaultdict(list)
     for p in players:
         if p.pk is not None:
@@ -187,7 +191,7 @@ def _players_twice(players: Sequence[Player]) -> list[Warning]:
                 ("name", p.surname.casefold().strip(), p.first_name.casefold().strip(), p.birth_year)
             ].append(p)
     seen: set[tuple[int, ...]] = set()
-    out: list[Warning] = []
+    out: list[PlausibilityWarning] = []
     for key, group in groups.items():
         if len(group) < 2:
             continue
@@ -203,7 +207,7 @@ def _players_twice(players: Sequence[Player]) -> list[Warning]:
             }
         else:
             message = _("Derselbe Spieler scheint doppelt eingetragen: %(names)s.") % {"names": names}
-        out.append(Warning(PLAYER_TWICE, message))
+        out.append(PlausibilityWarning(PLAYER_TWICE, message))
     return out
 
 
@@ -213,7 +217,7 @@ def _label(p: Player) -> str:
     return f"{p.name}{key}"
 
 
-def _unknown_without_birth_year(players: Sequence[Player]) -> list[Warning]:
+def _unknown_without_birth_year(players: Sequence[Player]) -> list[PlausibilityWarning]:
     without = [p for p in players if p.birth_year is None]
     stored = {p.pk for p in without if p.pk is not None}
     listed = set(OfficialRating.objects.filter(player_id__in=stored).values_list("player_id", flat=True))
@@ -224,7 +228,7 @@ def _unknown_without_birth_year(players: Sequence[Player]) -> list[Warning]:
     if len(unknown) > NAMES_SHOWN:
         names += " " + _("und %(n)s weitere") % {"n": len(unknown) - NAMES_SHOWN}
     return [
-        Warning(
+        PlausibilityWarning(
             UNKNOWN_WITHOUT_BIRTH_YEAR,
             _("Ohne Geburtsjahr und nicht in der DSB-Liste: %(names)s.") % {"names": names},
         )
@@ -239,8 +243,8 @@ def _game_key(white: int | None, black: int | None, result: str) -> tuple | None
 
 def _duplicates(
     tournament: Tournament, players: Sequence[Player], games: Sequence[Game], digest: str
-) -> list[Warning]:
-    out: list[Warning] = []
+) -> list[PlausibilityWarning]:
+    out: list[PlausibilityWarning] = []
     same_file = (
         Tournament.objects.filter(source_digest=digest).exclude(pk=tournament.pk).order_by("pk").first()
         if digest
@@ -296,9 +300,9 @@ def _duplicates(
     return out
 
 
-def _duplicate_warning(code: str, other: Tournament, template: str) -> Warning:
+def _duplicate_warning(code: str, other: Tournament, template: str) -> PlausibilityWarning:
     params = {"name": other.name, "date": date_format(other.end_date, "d.m.Y")}
-    return Warning(
+    return PlausibilityWarning(
         code,
         template % params,
         url=reverse("ratings:tournament-detail", args=[other.pk]),

@@ -26,7 +26,7 @@ from ratings.models import (
 from ratings.models.federation import CLUB_ZPS_RE
 from ratings.models.player import is_player_key
 from ratings.selectors import plausibility
-from ratings.selectors.plausibility import Warning
+from ratings.selectors.plausibility import PlausibilityWarning
 
 from . import audit
 from .adjustments import player_recalculate
@@ -236,7 +236,7 @@ def _head(parsed: ParsedTournament) -> Tournament:
     return tournament
 
 
-def import_warnings(*, parsed: ParsedTournament) -> list[Warning]:
+def import_warnings(*, parsed: ParsedTournament) -> list[PlausibilityWarning]:
     """The plausibility warnings for importing ``parsed`` (reads only): stored players by key, the others
     as they would be created."""
     data = parsed.data

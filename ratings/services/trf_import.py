@@ -39,7 +39,7 @@ from ratings.models.officer import TournamentMode
 from ratings.models.player import is_player_key
 from ratings.models.tournament import TournamentEntry
 from ratings.selectors import plausibility
-from ratings.selectors.plausibility import Warning
+from ratings.selectors.plausibility import PlausibilityWarning
 
 from . import audit
 from .preview import later_tournaments, rating_states_before
@@ -597,7 +597,7 @@ def trf_preview(*, tournament: TrfTournament, head: Head, decisions: Mapping[int
 
 def trf_warnings(
     *, tournament: TrfTournament, head: Head, decisions: Mapping[int, Decision], digest: str = ""
-) -> list[Warning]:
+) -> list[PlausibilityWarning]:
     """The plausibility warnings for saving the file with these decisions (reads only): the chosen stored
     players, the new ones as they would be created, the games between start ranks."""
     chosen = {rank: d.player_id for rank, d in decisions.items() if d.player_id is not None}

@@ -10,16 +10,16 @@ from collections.abc import Sequence
 
 from django.http import QueryDict
 
-from ratings.selectors.plausibility import Warning, fingerprint
+from ratings.selectors.plausibility import PlausibilityWarning, fingerprint
 
 CONFIRM_PREFIX = "confirm:"
 
 
-def confirmed(data: QueryDict, warnings: Sequence[Warning]) -> bool:
+def confirmed(data: QueryDict, warnings: Sequence[PlausibilityWarning]) -> bool:
     """No warnings, or the posted confirmation is of these very warnings."""
     return not warnings or data.get("save", "") == CONFIRM_PREFIX + fingerprint(warnings)
 
 
-def warnings_context(warnings: Sequence[Warning]) -> dict:
+def warnings_context(warnings: Sequence[PlausibilityWarning]) -> dict:
     """What ``ratings/officer/_plausibility.html`` shows."""
     return {"plausibility": list(warnings), "plausibility_confirm": CONFIRM_PREFIX + fingerprint(warnings)}
