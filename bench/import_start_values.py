@@ -95,7 +95,7 @@ import io, sys, time, django
 django.setup()
 from django.core.management import call_command
 start = time.perf_counter()
-call_command("import_tournament", sys.argv[1], stdout=io.StringIO())
+call_command("import_tournament", sys.argv[1], "--confirm", "--allow-duplicate", stdout=io.StringIO())
 print(f"{time.perf_counter() - start:.2f}")
 """
 

@@ -133,6 +133,11 @@ RECALCULATION_LOCK_ATTEMPTS = int(os.environ.get("DWZ_BACKGROUND_LOCK_ATTEMPTS",
 # WO 6.2: a Wertungsreferent (not staff) may correct or delete a tournament up to one year after its end date
 # (ratings.permissions). Off only in the test suite, whose fixtures have fixed dates years back.
 OFFICER_CORRECTION_WINDOW = True
+# Plausibility warnings before a tournament is rated (ratings.selectors.plausibility): on in every
+# deployment; the test settings switch them off except in the tests marked ``plausibility``
+# (settings_test.py, tests/conftest.py), so that tests of other rules need not confirm "Turnierende mehr als
+# ein Jahr zurück" on every save.
+PLAUSIBILITY_CHECKS = env_bool("DWZ_PLAUSIBILITY_CHECKS", True)
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # IMMEDIATE makes every write transaction take SQLite's lock up front, so concurrent
     # recalculations queue (busy_timeout) instead of failing with "database is locked" at once.

@@ -12,3 +12,7 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+# The plausibility warnings ask before every save of a tournament of 2024 without a time control; only the
+# tests marked ``plausibility`` switch them on (tests/conftest.py). Commands the tests run in a subprocess
+# get this module too.
+PLAUSIBILITY_CHECKS = False

@@ -35,6 +35,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.selectors import plausibility
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 
 
@@ -222,10 +223,30 @@ class GameFormSet(BaseInlineFormSet):
         for game in games:
             game.white_id = game.white.pk
             game.black_id = game.black.pk if game.black else None
+        entered = self._entered()
         try:
-            services.games_validate(entered=self._entered(), games=games)
+            services.games_validate(entered=entered, games=games)
         except ValidationError as exc:
             raise ValidationError(exc.messages) from exc
+        self._check_plausibility(entered, games)
+
+    def _check_plausibility(self, entered: set[int], games: list[Game]) -> None:
+        """The plausibility warnings of "Speichern und auswerten" (ratings.selectors.plausibility), all of
+        them, until the admin ticks "Auffälligkeiten geprüft" on the head (``confirm_warnings``)."""
+        head = self.instance
+        if head.start_date is None or head.end_date is None or self.data.get("confirm_warnings"):
+            return  # an invalid head has its own errors
+        players = list(Player.objects.filter(pk__in=entered).order_by("pk"))
+        warnings = plausibility.tournament_warnings(tournament=head, players=players, games=games)
+        if warnings:
+            lines = [f"{w.message} ({w.link_text}: {w.url})" if w.url else w.message for w in warnings]
+            lines.append(
+                _(
+                    "Nicht gespeichert: bitte prüfen und „Auffälligkeiten geprüft – trotzdem speichern“ "
+                    "ankreuzen."
+                )
+            )
+            raise ValidationError([str(line) for line in lines])
 
 
 class GameInline(admin.TabularInline):
@@ -240,6 +261,14 @@ class TournamentAdminForm(forms.ModelForm):
     """Optimistic locking as on the officer pages: the form posts the version it was loaded at."""
 
     loaded_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    confirm_warnings = forms.BooleanField(
+        label=_("Auffälligkeiten geprüft – trotzdem speichern"),
+        required=False,
+        help_text=_(
+            "Nur nötig, wenn beim Speichern Auffälligkeiten gemeldet wurden (Turnierende, Bedenkzeit, "
+            "Spieler, Dublette)."
+        ),
+    )
 
     class Meta:
         model = Tournament

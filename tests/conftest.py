@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
@@ -54,6 +55,15 @@ def _correction_window_off(settings):
     of a Wertungsreferent (``ratings.permissions``) would refuse them. Its own tests turn it on with
     ``override_settings(OFFICER_CORRECTION_WINDOW=True)`` and count from dates relative to today."""
     settings.OFFICER_CORRECTION_WINDOW = False
+
+
+@pytest.fixture(autouse=True)
+def _plausibility_checks(request):
+    """The plausibility warnings (ratings.selectors.plausibility) only where a test is about them (marker
+    ``plausibility``): the other tests save tournaments of 2024 without a time control, which would ask for
+    a confirmation on every save."""
+    with override_settings(PLAUSIBILITY_CHECKS=request.node.get_closest_marker("plausibility") is not None):
+        yield
 
 
 _migrated_copy: list[Path] = []

@@ -285,7 +285,8 @@ class Outcome:
 
 
 def run_case(case: Case, directory: Path) -> Outcome:
-    """Run the command in-process on the case's file. Exits 0-2 are answers; anything else is a crash."""
+    """Run the command in-process on the case's file. Exits 0-3 are answers (3: plausibility warnings not
+    confirmed, only where the checks are on); anything else is a crash."""
     path = directory / f"case{case.suffix}"
     path.write_bytes(case.data)
     # Encoding streams as a terminal or pipe has them: text that is not valid Unicode fails here too.

@@ -33,7 +33,7 @@ class TournamentHeadForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "code", "place", "start_date", "end_date", "rounds", "rated"]
+        fields = ["name", "code", "place", "start_date", "end_date", "rounds", "time_control", "rated"]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -76,6 +76,7 @@ class TournamentHeadForm(forms.ModelForm):
                 Column("mode", css_class="col-md-4"),
                 Column("rounds", css_class="col-md-2"),
             ),
+            Row(Column("time_control", css_class="col-md-8")),
             Field("rated"),
             Field("version"),
             Submit("submit", _("Speichern")),

@@ -56,7 +56,7 @@ class TrfHeadForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "code", "place", "start_date", "end_date", "rated"]
+        fields = ["name", "code", "place", "start_date", "end_date", "time_control", "rated"]
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),

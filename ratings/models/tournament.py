@@ -89,6 +89,12 @@ class Tournament(models.Model):
         blank=True,
         related_name="rated_tournaments",
     )
+    time_control = models.CharField(
+        _("Bedenkzeit"),
+        max_length=100,
+        blank=True,
+        help_text=_("Wie ausgeschrieben, z. B. „90 Min./40 Züge + 30 Min., 30 Sek./Zug“ (TRF-Satz 122)."),
+    )
     notes = models.TextField(_("Notizen"), blank=True)
     rated = models.BooleanField(
         _("DWZ-gewertet"),
@@ -103,6 +109,11 @@ class Tournament(models.Model):
             "FIDE-Codes der Feinwertungen, durch Kommas getrennt (aus dem TRF-Datensatz 202), z. B. "
             "„BH:GP/C1,SB“. Leer: Buchholz und Sonneborn-Berger."
         ),
+    )
+    # SHA-256 of the imported file (TRF upload, import_trf, import_tournament): the same file imported again
+    # is a likely duplicate (issue 26 §2). Empty for tournaments typed in.
+    source_digest = models.CharField(
+        _("Prüfsumme der Datei"), max_length=64, blank=True, db_index=True, editable=False
     )
     created_at = models.DateTimeField(_("angelegt"), auto_now_add=True)
     updated_at = models.DateTimeField(_("geändert"), auto_now=True)

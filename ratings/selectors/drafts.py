@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from ratings.models import Game, Player, Tournament, TournamentDraft, TournamentEntry
 
+from . import plausibility
+from .plausibility import PlausibilityWarning
+
 
 def draft_or_stored(*, tournament: Tournament) -> tuple[TournamentDraft, bool]:
     """The saved draft (True), else an unsaved one holding the stored participants and games (False)."""
@@ -39,3 +42,14 @@ def participants(*, draft: TournamentDraft) -> list[Player]:
     """The draft's players in start order (players deleted meanwhile are left out)."""
     players = Player.objects.in_bulk(draft.participants)
     return [players[pk] for pk in draft.participants if pk in players]
+
+
+def draft_warnings(*, tournament: Tournament, draft: TournamentDraft) -> list[PlausibilityWarning]:
+    """The plausibility warnings for publishing ``draft`` ("Speichern und auswerten")."""
+    games = [
+        Game(round=g["round"], white_id=g["white"], black_id=g["black"], result=g["result"] or "")
+        for g in draft.games
+    ]
+    return plausibility.tournament_warnings(
+        tournament=tournament, players=participants(draft=draft), games=games
+    )

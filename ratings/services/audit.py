@@ -35,6 +35,7 @@ HEAD_FIELDS = (
     "rating_officer_id",
     "rated",
     "notes",
+    "time_control",
 )
 PLAYER_FIELDS = (
     "key",

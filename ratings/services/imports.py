@@ -25,6 +25,8 @@ from ratings.models import (
 )
 from ratings.models.federation import CLUB_ZPS_RE
 from ratings.models.player import is_player_key
+from ratings.selectors import plausibility
+from ratings.selectors.plausibility import PlausibilityWarning
 
 from . import audit
 from .adjustments import player_recalculate
@@ -44,6 +46,7 @@ class ParsedTournament:
     end_date: datetime.date
     code: str | None
     name: str
+    digest: str = ""  # of the file's bytes: stored, the same file again is a likely duplicate
 
 
 @dataclass(slots=True)
@@ -60,7 +63,7 @@ BIRTH_YEAR_MIN = 1900
 INDEX_MAX = 9999  # far above any real index; the column is a small integer
 SMALLINT_MAX = 32767
 GAMES_PER_PLAYER_MAX = 9999
-_KEY_MAX, _NAME_MAX, _TOURNAMENT_NAME_MAX, _PLACE_MAX = 40, 100, 200, 100
+_KEY_MAX, _NAME_MAX, _TOURNAMENT_NAME_MAX, _PLACE_MAX, _TIME_CONTROL_MAX = 40, 100, 200, 100, 100
 
 
 def _string_errors(value: object, field: str, max_length: int | None) -> list[str]:
@@ -99,6 +102,7 @@ def _stored_field_errors(data: object) -> list[str]:
             )
         errors += _string_errors(t.get("name"), "tournament.name", _TOURNAMENT_NAME_MAX)
         errors += _string_errors(t.get("place"), "tournament.place", _PLACE_MAX)
+        errors += _string_errors(t.get("time_control"), "tournament.time_control", _TIME_CONTROL_MAX)
         start = t.get("start_date")
         if start is not None:
             _date(start, "tournament.start_date", errors)
@@ -210,6 +214,53 @@ def _membership_for(player: Player, zps: str) -> bool:
     return True
 
 
+def _head(parsed: ParsedTournament) -> Tournament:
+    """The stored tournament of the same code, else a new one, with the file's head (not saved)."""
+    tournament = Tournament.objects.filter(code=parsed.code).first() if parsed.code else None
+    tournament = tournament or Tournament()
+    t = parsed.data["tournament"]
+    tournament.name = parsed.name[:200]
+    tournament.code = parsed.code
+    tournament.end_date = parsed.end_date
+    start = t.get("start_date")
+    tournament.start_date = (
+        datetime.date.fromisoformat(start)
+        if isinstance(start, str) and start <= parsed.end_date.isoformat()
+        else parsed.end_date
+    )
+    tournament.place = (t.get("place") or "")[:100] if isinstance(t.get("place"), str) else tournament.place
+    if isinstance(t.get("time_control"), str):
+        tournament.time_control = t["time_control"]
+    if parsed.digest:
+        tournament.source_digest = parsed.digest
+    return tournament
+
+
+def import_warnings(*, parsed: ParsedTournament) -> list[PlausibilityWarning]:
+    """The plausibility warnings for importing ``parsed`` (reads only): stored players by key, the others
+    as they would be created."""
+    data = parsed.data
+    stored = {p.key: p for p in Player.objects.filter(key__in=[r["id"] for r in data["players"]])}
+    players = {}
+    for raw in data["players"]:
+        surname, first = _split_name(raw.get("name"), raw["id"])
+        players[raw["id"]] = stored.get(raw["id"]) or Player(
+            key=raw["id"], surname=surname, first_name=first, birth_year=_int_or_none(raw.get("birth_year"))
+        )
+    games = [
+        Game(
+            round=1,
+            white_id=players[g["white"]].pk,
+            black_id=players[g["black"]].pk if g.get("black") is not None else None,
+            result=g["result"],
+        )
+        for g in data["games"]
+    ]
+    return plausibility.tournament_warnings(
+        tournament=_head(parsed), players=list(players.values()), games=games, digest=parsed.digest
+    )
+
+
 def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
     """Create or update (same code) the tournament, creating unknown players with their start values."""
     data = parsed.data
@@ -268,21 +319,7 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
         for player in needs_replay:
             player_recalculate(player=player)
 
-        tournament = Tournament.objects.filter(code=parsed.code).first() if parsed.code else None
-        tournament = tournament or Tournament()
-        t = data["tournament"]
-        tournament.name = parsed.name[:200]
-        tournament.code = parsed.code
-        tournament.end_date = parsed.end_date
-        start = t.get("start_date")
-        tournament.start_date = (
-            datetime.date.fromisoformat(start)
-            if isinstance(start, str) and start <= parsed.end_date.isoformat()
-            else parsed.end_date
-        )
-        tournament.place = (
-            (t.get("place") or "")[:100] if isinstance(t.get("place"), str) else tournament.place
-        )
+        tournament = _head(parsed)
         entries = [
             # "member": false (WO 3.4.3): part of the calculation, no DWZ and no Restpartien stored.
             TournamentEntry(player=players[r["id"]], start_rank=i, member=r.get("member") is not False)

@@ -219,6 +219,7 @@ def trf_export(*, tournament: Tournament) -> str:
         start_date=tournament.start_date,
         end_date=tournament.end_date,
         kind="Individual: Swiss-System",
+        time_control=tournament.time_control,
         tiebreaks=[t.code for t in standings.tiebreaks],
     )
     rounds = max([tournament.rounds or 0, *(g.round for g in games), *(b.round for b in byes)])

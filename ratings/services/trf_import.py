@@ -38,6 +38,8 @@ from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentMode
 from ratings.models.player import is_player_key
 from ratings.models.tournament import TournamentEntry
+from ratings.selectors import plausibility
+from ratings.selectors.plausibility import PlausibilityWarning
 
 from . import audit
 from .preview import later_tournaments, rating_states_before
@@ -315,6 +317,7 @@ class Head:
     organiser_club: Club | None = None
     organiser_organisation: Organisation | None = None
     rated: bool = True
+    time_control: str = ""  # TRF 122, as written
 
 
 def head_from_file(tournament: TrfTournament) -> Head:
@@ -325,6 +328,7 @@ def head_from_file(tournament: TrfTournament) -> Head:
         start_date=h.start_date or h.end_date,
         place=h.city[:100],
         rounds=tournament.rounds or None,
+        time_control=h.time_control[:100],
     )
 
 
@@ -373,6 +377,7 @@ def _tournament_for(head: Head) -> Tournament:
     tournament.organiser_club = head.organiser_club
     tournament.organiser_organisation = head.organiser_organisation
     tournament.rated = head.rated
+    tournament.time_control = head.time_control
     return tournament
 
 
@@ -587,6 +592,35 @@ def trf_preview(*, tournament: TrfTournament, head: Head, decisions: Mapping[int
     return TrfPreview(edition=result.edition, lines=lines, later=later)
 
 
+# --- plausibility ---------------------------------------------------------------------------------------
+
+
+def trf_warnings(
+    *, tournament: TrfTournament, head: Head, decisions: Mapping[int, Decision], digest: str = ""
+) -> list[PlausibilityWarning]:
+    """The plausibility warnings for saving the file with these decisions (reads only): the chosen stored
+    players, the new ones as they would be created, the games between start ranks."""
+    chosen = {rank: d.player_id for rank, d in decisions.items() if d.player_id is not None}
+    stored = Player.objects.in_bulk(set(chosen.values()))
+    by_rank: dict[int, Player] = {}
+    for p in tournament.players:
+        pk = chosen.get(p.start_rank)
+        by_rank[p.start_rank] = stored[pk] if pk in stored else _new_player(p, key="")
+    games = [
+        Game(
+            round=g.round,
+            white_id=by_rank[g.white].pk,
+            black_id=by_rank[g.black].pk if g.black else None,
+            result=g.result,
+        )
+        for g in pending_games(tournament)[0]
+    ]
+    head_row = _tournament_for(head)
+    return plausibility.tournament_warnings(
+        tournament=head_row, players=list(by_rank.values()), games=games, digest=digest
+    )
+
+
 # --- saving --------------------------------------------------------------------------------------------
 
 
@@ -604,8 +638,10 @@ def trf_save(
     head: Head,
     decisions: Mapping[int, Decision],
     user=None,
+    source_digest: str = "",
 ) -> TrfImportResult:
-    """Create the new players and save the tournament, all in one transaction. Every line needs a decision."""
+    """Create the new players and save the tournament, all in one transaction. Every line needs a decision.
+    ``source_digest`` (of the file's bytes) is stored: the same file imported again is a likely duplicate."""
     open_lines = [p for p in tournament.players if p.start_rank not in decisions]
     if open_lines:
         raise TrfImportError(
@@ -625,13 +661,26 @@ def trf_save(
             [_("Derselbe Spieler ist mehreren Zeilen zugeordnet: %(names)s.") % {"names": names}]
         )
     try:
-        return _save(tournament=tournament, head=head, decisions=decisions, chosen=chosen, user=user)
+        return _save(
+            tournament=tournament,
+            head=head,
+            decisions=decisions,
+            chosen=chosen,
+            user=user,
+            source_digest=source_digest,
+        )
     except ValidationError as exc:
         raise TrfImportError(list(exc.messages)) from None
 
 
 def _save(
-    *, tournament: TrfTournament, head: Head, decisions: Mapping[int, Decision], chosen: list[int], user
+    *,
+    tournament: TrfTournament,
+    head: Head,
+    decisions: Mapping[int, Decision],
+    chosen: list[int],
+    user,
+    source_digest: str,
 ) -> TrfImportResult:
     with transaction.atomic():
         lock_ratings()
@@ -696,6 +745,7 @@ def _save(
         _audit_created(created, memberships, user)
         t = _tournament_for(head)
         t.tiebreaks = file_tiebreaks(tournament.head)
+        t.source_digest = source_digest
         entries = [
             TournamentEntry(
                 player=by_rank[p.start_rank],

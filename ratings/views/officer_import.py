@@ -24,6 +24,7 @@ from ratings.formats.trf import TrfTournament, person_id
 from ratings.forms.trf import TrfHeadForm, TrfUploadForm
 from ratings.models import Club, Organisation, Tournament
 from ratings.selectors import officer as reads
+from ratings.selectors.plausibility import file_digest
 from ratings.services.trf_import import (
     Decision,
     Head,
@@ -38,7 +39,10 @@ from ratings.services.trf_import import (
     trf_preview,
     trf_read,
     trf_save,
+    trf_warnings,
 )
+
+from .plausibility import confirmed, warnings_context
 
 SESSION_KEY = "trf_upload"
 
@@ -83,6 +87,7 @@ def _head_form(request: HttpRequest, head: Head, data=None) -> TrfHeadForm:
         "start_date": head.start_date,
         "end_date": head.end_date,
         "rated": True,
+        "time_control": head.time_control,
     }
     return TrfHeadForm(
         data,
@@ -192,8 +197,9 @@ def trf_review(request: HttpRequest, token: str) -> HttpResponse:
         request.session.pop(SESSION_KEY, None)
         messages.info(request, _("Hochgeladene Datei verworfen; nichts gespeichert."))
         return redirect("ratings:officer-dashboard")
+    data = base64.b64decode(pending["data"])
     try:
-        tournament = trf_read(base64.b64decode(pending["data"]), date_order=pending.get("date_order", ""))
+        tournament = trf_read(data, date_order=pending.get("date_order", ""))
     except TrfImportError:  # the same bytes were read on upload; only a changed reader gets here
         request.session.pop(SESSION_KEY, None)
         raise Http404 from None
@@ -205,6 +211,7 @@ def trf_review(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
         "summary": _summary(tournament),
         "errors": [],
+        "digest": file_digest(data),
     }
     if request.method == "POST":
         saved = _review_post(request, tournament, form, matches, file_head, context)
@@ -243,13 +250,24 @@ def _review_post(
     if not form.is_valid() or errors:
         return None
     if "save" in request.POST:
-        try:
-            result = trf_save(tournament=tournament, head=head, decisions=decisions, user=request.user)
-        except TrfImportError as exc:
-            errors += exc.messages
+        digest = context["digest"]
+        warnings = trf_warnings(tournament=tournament, head=head, decisions=decisions, digest=digest)
+        if not confirmed(request.POST, warnings):
+            context.update(warnings_context(warnings))
         else:
-            request.session.pop(SESSION_KEY, None)
-            return _saved(request, result)
+            try:
+                result = trf_save(
+                    tournament=tournament,
+                    head=head,
+                    decisions=decisions,
+                    user=request.user,
+                    source_digest=digest,
+                )
+            except TrfImportError as exc:
+                errors += exc.messages
+            else:
+                request.session.pop(SESSION_KEY, None)
+                return _saved(request, result)
     context["preview"] = trf_preview(tournament=tournament, head=head, decisions=decisions)
     return None
 
@@ -268,6 +286,7 @@ def _posted_head(request: HttpRequest, form: TrfHeadForm, tournament: TrfTournam
         organiser_club=organiser if isinstance(organiser, Club) else None,
         organiser_organisation=organiser if isinstance(organiser, Organisation) else None,
         rated=c["rated"],
+        time_control=c["time_control"],
     )
     existing = reads.tournament_by_code(code=head.code) if head.code else None
     if existing is not None and not permissions.can_manage_tournament(request.user, existing):

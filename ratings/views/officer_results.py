@@ -16,7 +16,7 @@ from ratings.forms.public import SearchForm
 from ratings.models.player import Player
 from ratings.models.tournament import Game, TournamentEntry
 from ratings.selectors import officer_results as reads
-from ratings.selectors import search
+from ratings.selectors import plausibility, search
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.views.officer import (
@@ -30,6 +30,7 @@ from ratings.views.officer import (
 )
 from ratings.views.officer_results_entry import Entry, entry_from_db, entry_from_post, mode_of
 from ratings.views.officer_results_paste import apply_actions, paste
+from ratings.views.plausibility import confirmed, warnings_context
 
 SEARCH_LIMIT = 15
 
@@ -157,6 +158,10 @@ def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) ->
         TournamentEntry(player=p, start_rank=i, member=p.pk not in entry.non_members)
         for i, p in enumerate(entry.players, start=1)
     ]
+    warnings = plausibility.tournament_warnings(tournament=tournament, players=entry.players, games=games)
+    if not confirmed(data, warnings):
+        context.update(warnings_context(warnings))
+        return _render_results(request, entry, context, preview=True)
     try:
         report = services.tournament_save(
             tournament=tournament,

@@ -32,6 +32,7 @@ from ratings.services import drafts as draft_service
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.views.officer import results_saved
+from ratings.views.plausibility import confirmed, warnings_context
 
 ROUNDS_WITHOUT_HEAD = 9  # rounds offered when the head names none
 
@@ -228,6 +229,10 @@ def draft_publish(request: HttpRequest, pk: int) -> HttpResponse:
     back = request.POST.get("back", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
         back = reverse("ratings:tournament-rounds", args=[tournament.pk])
+    warnings = draft_selectors.draft_warnings(tournament=tournament, draft=draft)
+    if not confirmed(request.POST, warnings):
+        context = {"tournament": tournament, "back": back, **warnings_context(warnings)}
+        return render(request, "ratings/officer/publish_confirm.html", context)
     try:
         report = draft_service.draft_publish(
             tournament=tournament, draft=draft, user=request.user, mode=TournamentMode.SWISS

@@ -16,6 +16,7 @@ MODULES = [
     PACKAGE / "standings.py",
     PACKAGE / "pairing_input.py",
     PACKAGE / "result_entry.py",
+    PACKAGE / "time_control.py",
 ]
 
 

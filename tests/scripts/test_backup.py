@@ -48,7 +48,7 @@ def source(tmp_path_factory, migrated_sqlite_template):
     shutil.copyfile(migrated_sqlite_template, db)
     data = folder / "turnier.json"
     data.write_text(json.dumps(TOURNAMENT), encoding="utf-8")
-    result = run(db, "manage.py", "import_tournament", str(data))
+    result = run(db, "manage.py", "import_tournament", "--confirm", str(data))
     assert result.returncode == 0, result.stderr
     return db
 

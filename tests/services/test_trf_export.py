@@ -217,3 +217,13 @@ def test_public_page_shows_standings_and_explains_differing_points(client):
     # Nobody has a rating: no game counts for the DWZ, so everybody's rated points differ from the file's.
     assert "Bei 13 Spielern weichen sie von den Turnierpunkten ab" in page
     assert reverse("ratings:tournament-trf", args=[tournament.pk]) in page
+
+
+def test_the_time_control_goes_from_record_122_to_the_tournament_and_back():
+    tournament = _import((DATA / "fide-example1-karl-mala-2005.trf").read_bytes())
+    assert tournament.time_control == "40/120, 60"
+    tournament.time_control = "90 Min./40 Züge + 30 Min., 30 Sek./Zug"
+    tournament.save(update_fields=["time_control"])
+    exported = trf_export(tournament=tournament)
+    assert "122 90 Min./40 Züge + 30 Min., 30 Sek./Zug" in exported.splitlines()
+    assert read_trf(exported.encode()).head.time_control == tournament.time_control

@@ -1,8 +1,9 @@
 """``manage.py import_trf FILE [...]``: import tournaments from TRF files (TRF16/TRF26) for scripts.
 
 Exit 0 on success; exit 2 on a bad file, an unknown or ambiguous player (without ``--create-unknown``) or an
-unknown organiser. Nothing is saved on any error: all files are read and matched first, then saved in one
-transaction.
+unknown organiser; exit 3 when plausibility warnings (spec §17: end date, time control, players, a likely
+duplicate) are not confirmed with ``--confirm`` / ``--allow-duplicate``. Nothing is saved on any error: all
+files are read and matched first, then checked and saved in one transaction.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from ratings.dwz.codes import normalise_code
+from ratings.management import plausibility
 from ratings.models import Club
+from ratings.selectors.plausibility import file_digest
 from ratings.services.trf_import import (
     Decision,
     TrfImportError,
@@ -25,10 +28,15 @@ from ratings.services.trf_import import (
     trf_match,
     trf_read,
     trf_save,
+    trf_warnings,
 )
 
 
 class _DryRun(Exception):
+    pass
+
+
+class _Refused(Exception):
     pass
 
 
@@ -49,6 +57,10 @@ class Command(BaseCommand):
         )
         parser.add_argument("--date-order", choices=["dmy", "mdy"], help="how to read dates like 08/04/2018")
         parser.add_argument(
+            "--time-control", help="the time control, instead of the file's record 122; one file only"
+        )
+        plausibility.add_arguments(parser)
+        parser.add_argument(
             "--non-member",
             type=int,
             action="append",
@@ -63,6 +75,8 @@ class Command(BaseCommand):
             raise CommandError("--non-member gilt für eine Datei.", returncode=2)
         if options["code"] and len(files) > 1:
             raise CommandError("--code gilt für eine Datei.", returncode=2)
+        if options["time_control"] and len(files) > 1:
+            raise CommandError("--time-control gilt für eine Datei.", returncode=2)
         errors: list[str] = []
         organiser = None
         if options["organiser"]:
@@ -87,6 +101,8 @@ class Command(BaseCommand):
             matches = trf_match(tournament)
             head = head_from_file(tournament)
             head.code = normalise_code(options["code"]) if options["code"] else None
+            if options["time_control"]:
+                head.time_control = options["time_control"][:100]
             attach_stored_ratings(matches, head)
             decisions = decisions_from_matches(matches, create_unknown=options["create_unknown"])
             ranks = {p.start_rank for p in tournament.players}
@@ -106,12 +122,14 @@ class Command(BaseCommand):
                     errors.append(f"{label}: {kind} – {names}")
                 else:
                     errors.append(f"{label}: unbekannt")
-            plans.append((path, tournament, head, matches, decisions))
+            plans.append((path, tournament, head, matches, decisions, file_digest(data)))
         if errors:
             raise CommandError("\n".join(errors), returncode=2)
+        warned: list[str] = []
+        refused = False
         try:
             with transaction.atomic():
-                for n, (path, tournament, head, matches, decisions) in enumerate(plans):
+                for n, (path, tournament, head, matches, decisions, digest) in enumerate(plans):
                     if n:  # match again: the files before may have created some of this file's players
                         matches = trf_match(tournament)
                         attach_stored_ratings(matches, head)
@@ -128,18 +146,37 @@ class Command(BaseCommand):
                         head.organiser_club = organiser
                     elif organiser is not None:
                         head.organiser_organisation = organiser
-                    result = trf_save(tournament=tournament, head=head, decisions=decisions)
-                    self._print(path, tournament, matches, result)
+                    # Checked after the files before it are saved: a file given twice is a duplicate too.
+                    warnings = trf_warnings(
+                        tournament=tournament, head=head, decisions=decisions, digest=digest
+                    )
+                    warned += plausibility.lines(path, warnings, options)
+                    refused = refused or bool(plausibility.unconfirmed(warnings, options))
+                    result = trf_save(
+                        tournament=tournament, head=head, decisions=decisions, source_digest=digest
+                    )
+                    if not refused:
+                        self._print(path, tournament, matches, result, warned)
+                if refused:
+                    raise _Refused
                 if options["dry_run"]:
                     raise _DryRun
         except _DryRun:
             self.stdout.write(self.style.WARNING("Probelauf: nichts gespeichert."))
+        except _Refused:
+            self.stderr.write("\n".join(warned))
+            raise CommandError(
+                "Nicht gespeichert: Warnungen nicht bestätigt.", returncode=plausibility.EXIT_WARNINGS
+            ) from None
         except TrfImportError as exc:
             raise CommandError("\n".join(exc.messages), returncode=2) from None
 
-    def _print(self, path, tournament, matches, result) -> None:
+    def _print(self, path, tournament, matches, result, warned: list[str]) -> None:
         t = result.tournament
         self.stdout.write(self.style.SUCCESS(f"{path}: {t.code or '-'} {t.name} ({t.end_date:%d.%m.%Y})"))
+        for line in warned:
+            if line.startswith(f"{path}: "):
+                self.stdout.write(self.style.WARNING(f"  {line[len(path) + 2 :]}"))
         self.stdout.write(
             f"  {len(tournament.players)} Spieler, {tournament.rounds} Runden, "
             f"{len(tournament.games)} Partien, "
