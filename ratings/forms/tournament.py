@@ -64,6 +64,7 @@ class TournamentHeadForm(forms.ModelForm):
         if mode:
             self.initial["mode"] = mode
         self.helper = FormHelper(self)
+        self.helper.form_id = "tournament-head"  # the plausibility confirmation submits it too
         self.helper.layout = Layout(
             Row(Column("name", css_class="col-md-8"), Column("code", css_class="col-md-4")),
             Row(

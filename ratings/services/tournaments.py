@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils.translation import gettext as _
 
+from ratings import permissions
 from ratings.dwz.replay import day_start, tournament_order
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
 from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry, TournamentEntryMode
@@ -125,6 +126,10 @@ def tournament_save(
     with transaction.atomic():
         lock_ratings()
         stored_version = _locked_version(tournament.pk, version)
+        if tournament.pk is not None and user is not None:  # WO 6.2 on the stored end date, in the lock
+            permissions.check_correction_window(
+                user, Tournament.objects.only("end_date").get(pk=tournament.pk)
+            )
         if keep_head:
             tournament.refresh_from_db()
         old_since = _stored_since(tournament.pk)
@@ -194,6 +199,8 @@ def tournament_delete(
         lock_ratings()
         _locked_version(tournament.pk, version)
         tournament.refresh_from_db()
+        if user is not None:
+            permissions.check_correction_window(user, tournament)
         since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
         before = audit.tournament_snapshot(tournament)
         report = recalculate_or_schedule(

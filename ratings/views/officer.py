@@ -26,12 +26,14 @@ from ratings.models.tournament import Tournament
 from ratings.selectors import audit as audit_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import officer_results as result_reads
+from ratings.selectors import plausibility
 from ratings.services.preview import (
     later_after_delete,
     later_tournaments,
 )
 from ratings.services.recalculation import RecalculationReport
 from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.views.plausibility import confirmed, warnings_context
 
 REPORT_SESSION_KEY = "officer_report"
 
@@ -203,6 +205,11 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error("rounds", _("Es gibt schon Partien in Runde %(round)s.") % {"round": max_round})
         else:
             head = form.save(commit=False)
+            warnings = _new_head_warnings(head)
+            if not confirmed(request.POST, warnings):
+                context.update(warnings_context(warnings), form_id="tournament-head")
+                context.update(form=form, tournament=tournament, later_count=0, trail=_trail(tournament.pk))
+                return render(request, "ratings/officer/tournament_form.html", context, status=200)
             try:
                 report = services.tournament_save(
                     tournament=head,
@@ -226,6 +233,18 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
     context.update(form=form, tournament=tournament, later_count=len(later), trail=_trail(tournament.pk))
     return render(request, "ratings/officer/tournament_form.html", context, status=context.pop("status"))
+
+
+def _new_head_warnings(head: Tournament) -> list:
+    """The plausibility warnings a changed head brings (a new end date, another time control) with the
+    stored participants and games; those the stored head had already were confirmed when it was saved."""
+    stored = Tournament.objects.get(pk=head.pk)
+    players = [e.player for e in result_reads.entries(tournament=stored)]
+    games = result_reads.games(tournament=stored)
+    warned = plausibility.tournament_warnings(tournament=stored, players=players, games=games)
+    before = {(w.code, w.message) for w in warned}
+    now = plausibility.tournament_warnings(tournament=head, players=players, games=games)
+    return [w for w in now if (w.code, w.message) not in before]
 
 
 def _trail(tournament_id: int):

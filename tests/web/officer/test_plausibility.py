@@ -154,3 +154,54 @@ def test_publishing_a_draft_asks_first(client, users, tree):
     assert (
         tournament.games.count() == 1 and not TournamentDraft.objects.filter(tournament=tournament).exists()
     )
+
+
+def _head_post(tournament, **changes) -> dict:
+    tournament.refresh_from_db()
+    data = {
+        "name": tournament.name,
+        "place": "",
+        "start_date": tournament.start_date.isoformat(),
+        "end_date": tournament.end_date.isoformat(),
+        "time_control": tournament.time_control,
+        "rounds": "3",
+        "organiser": f"club:{tournament.organiser_club_id}",
+        "mode": "rr",
+        "rated": "on",
+        "version": tournament.version,
+    }
+    return data | changes
+
+
+def test_the_head_form_asks_for_what_a_change_brings(client, users, tree):
+    """Moving the end date into the future asks before the re-evaluation; a warning the stored head had
+    already (no time control) was confirmed when it was saved and does not ask again."""
+    tournament = _recent_tournament(tree, time_control="")
+    players = [make_player(dwz=1500 + 10 * i, index=3) for i in range(3)]
+    client.force_login(users["officer_a"])
+    results = reverse("ratings:tournament-results", args=[tournament.pk])
+    page = client.post(results, grid_data(players, {(0, 1): "1", (0, 2): "1", (1, 2): "½"}, save="1"))
+    client.post(
+        results,
+        grid_data(
+            players, {(0, 1): "1", (0, 2): "1", (1, 2): "½"}, save=_confirm_value(page.content.decode())
+        ),
+    )
+    assert Evaluation.objects.filter(tournament=tournament).count() == 3
+    url = reverse("ratings:tournament-edit", args=[tournament.pk])
+
+    response = client.post(url, _head_post(tournament, name="Umbenannt"))
+    assert response.status_code == 302
+
+    future = (datetime.date.today() + datetime.timedelta(days=40)).isoformat()
+    page = client.post(url, _head_post(tournament, end_date=future, start_date=future)).content.decode()
+    assert _codes(page) == [plausibility.FUTURE_END]
+    assert 'form="tournament-head"' in page
+    tournament.refresh_from_db()
+    assert tournament.end_date < datetime.date.today()  # nothing saved
+    response = client.post(
+        url, _head_post(tournament, end_date=future, start_date=future, save=_confirm_value(page))
+    )
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.end_date.isoformat() == future
