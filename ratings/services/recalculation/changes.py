@@ -198,6 +198,40 @@ def _recalculate_reach(
     """The incremental recalculation: replay only what the change reaches (see ``incremental``)."""
     started = time.perf_counter()
     report = RecalculationReport()
+    frontier = replay_reach(changes, progress=progress, until=until)
+    if until is not None:
+        report.unfinished = {int(pid) for pid in frontier.dirty}
+
+    touched = {int(p) for p in frontier.touched}
+    touched |= _write(
+        frontier.evaluated, frontier.events, frontier.stored, removed=frontier.removed_t, report=report
+    )
+    frontier.finish(touched, until=until)
+    if until is not None:
+        # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
+        touched = {pk for pk in touched if not frontier.has_event_after(pk, until)}
+    # The last rating evaluations from ``since`` on are known here; only older ones are read.
+    last, before = frontier.last_rating_dates(touched)
+    last.update(last_evaluations(before))
+    update_players(frontier.states, touched, report, last)
+    report.elapsed = time.perf_counter() - started
+    return report
+
+
+def replay_reach(
+    changes: Changes,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    until: OrderKey | None = None,
+    unsaved: TournamentEvent | None = None,
+) -> Frontier:
+    """Load, seed and run the incremental replay of ``changes`` (up to ``until``): the ``Frontier`` holds
+    what it evaluated (``evaluated``, in evaluation order) and the players still dirty. Reads only: no
+    lock, no row written.
+
+    ``unsaved``: a changed tournament as its save would store it (``unsaved_tournament_event``; rated),
+    replayed instead of its stored entries and games (a preview; its stored rows are its old ones either
+    way, the save rewrites them only in the replay's write)."""
     since = changes.since or day_start(END_OF_TIME)
     since_date = since[0]
     dirty_pks, reset_pks = set(changes.dirty), set(changes.reset)
@@ -218,8 +252,13 @@ def _recalculate_reach(
         .exclude(Exists(with_rows))
         .values_list("pk", flat=True)
     )
+    given = [] if unsaved is None else [unsaved]
+    given_pks = {cast(int, ev.key) for ev in given}
+    assert given_pks <= changed_t, "an unsaved tournament is a changed one"
+    stale -= given_pks  # rated once saved
     old = load_stored(since_date, changed_t | removed_t | stale)
-    seeds = load_tournament_events(since_date, removed_t, only=(changed_t | unevaluated) - stale)
+    seeds = load_tournament_events(since_date, removed_t, only=(changed_t | unevaluated) - stale - given_pks)
+    seeds += given
     frontier = Frontier(
         since,
         removed_t,
@@ -274,21 +313,7 @@ def _recalculate_reach(
         for pk in pks:
             frontier.push(place, ("d", pk))
     frontier.run(evaluate, reevaluate, progress, until=until)
-    if until is not None:
-        report.unfinished = {int(pid) for pid in frontier.dirty}
-
-    touched = {int(p) for p in frontier.touched}
-    touched |= _write(frontier.evaluated, frontier.events, frontier.stored, removed=removed_t, report=report)
-    frontier.finish(touched, until=until)
-    if until is not None:
-        # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
-        touched = {pk for pk in touched if not frontier.has_event_after(pk, until)}
-    # The last rating evaluations from ``since`` on are known here; only older ones are read.
-    last, before = frontier.last_rating_dates(touched)
-    last.update(last_evaluations(before))
-    update_players(frontier.states, touched, report, last)
-    report.elapsed = time.perf_counter() - started
-    return report
+    return frontier
 
 
 def _write(
