@@ -7,6 +7,7 @@ import datetime
 import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import cast
 
 from django.db import transaction
@@ -223,15 +224,15 @@ def replay_reach(
     *,
     progress: Callable[[int, int], None] | None = None,
     until: OrderKey | None = None,
-    unsaved: TournamentEvent | None = None,
+    unsaved: Mapping[int, TournamentEvent | None] = MappingProxyType({}),
 ) -> Frontier:
     """Load, seed and run the incremental replay of ``changes`` (up to ``until``): the ``Frontier`` holds
     what it evaluated (``evaluated``, in evaluation order) and the players still dirty. Reads only: no
     lock, no row written.
 
-    ``unsaved``: a changed tournament as its save would store it (``unsaved_tournament_event``; rated),
-    replayed instead of its stored entries and games (a preview; its stored rows are its old ones either
-    way, the save rewrites them only in the replay's write)."""
+    ``unsaved``: changed tournaments as their saves would store them (``unsaved_tournament_event``; None:
+    not rated once saved), replayed instead of their stored heads, entries and games (a preview; their
+    stored rows are the old ones either way: the save rewrites them only in the replay's write)."""
     since = changes.since or day_start(END_OF_TIME)
     since_date = since[0]
     dirty_pks, reset_pks = set(changes.dirty), set(changes.reset)
@@ -252,13 +253,18 @@ def replay_reach(
         .exclude(Exists(with_rows))
         .values_list("pk", flat=True)
     )
-    given = [] if unsaved is None else [unsaved]
-    given_pks = {cast(int, ev.key) for ev in given}
-    assert given_pks <= changed_t, "an unsaved tournament is a changed one"
-    stale -= given_pks  # rated once saved
+    # Unsaved tournaments: rated ones are seeded with their given event, the others are stale if they
+    # still hold rows (as the stored heads and rows will say once saved).
+    assert unsaved.keys() <= changed_t, "an unsaved tournament is a changed one"
+    given = set(unsaved)
+    stale -= given
+    not_rated = {pk for pk, ev in unsaved.items() if ev is None}
+    if not_rated:
+        rows_of = Evaluation.objects.filter(tournament_id__in=not_rated, end_date__gte=since_date)
+        stale |= set(rows_of.values_list("tournament_id", flat=True))
     old = load_stored(since_date, changed_t | removed_t | stale)
-    seeds = load_tournament_events(since_date, removed_t, only=(changed_t | unevaluated) - stale - given_pks)
-    seeds += given
+    seeds = load_tournament_events(since_date, removed_t, only=(changed_t | unevaluated) - stale - given)
+    seeds += [ev for ev in unsaved.values() if ev is not None]
     frontier = Frontier(
         since,
         removed_t,

@@ -50,15 +50,20 @@ def place_of(tournament: Tournament) -> OrderKey:
 def reach_of_save(
     *, tournament: Tournament, entries: Sequence[TournamentEntry], games: Sequence[Game]
 ) -> Reach:
-    """What ``tournament_save`` of the stored ``tournament`` with these entries and games (valid ones:
-    ``games_validate``) re-evaluates in the request."""
+    """What ``tournament_save`` of ``tournament`` (a stored one; its head as it will be saved) with these
+    entries and games (valid ones: ``games_validate``) re-evaluates in the request."""
     since = earliest(stored_since(tournament.pk), day_start(tournament.end_date))
     changes = Changes(since=since, tournaments=[tournament.pk])
     count = len(entries) if tournament.rated else 0  # the entries the save's estimate will count
     background = background_estimate(changes, instead=(tournament.pk, count)) is not None
     until = place_of(tournament) if background else None
-    unsaved = unsaved_tournament_event(tournament=tournament, entries=entries, games=games)
-    frontier = replay_reach(changes, until=until, unsaved=unsaved if tournament.rated else None)
+    # Unrated once saved: no event, only its stored rows count (the save clears them).
+    event = (
+        unsaved_tournament_event(tournament=tournament, entries=entries, games=games)
+        if tournament.rated
+        else None
+    )
+    frontier = replay_reach(changes, until=until, unsaved={tournament.pk: event})
     return _reach(tournament, frontier.evaluated, frontier.dirty if background else None)
 
 
