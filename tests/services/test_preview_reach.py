@@ -119,10 +119,11 @@ def _results(rng, pool, tournaments):
 
 
 def _moved(rng, pool, tournaments):
-    """The head form moves a stored tournament's end date (its rows stay): ``reach_of_save`` with the new
-    head and the stored entries and games."""
+    """The head form moves a stored tournament's end date, sometimes un-rating it too (its rows stay):
+    ``reach_of_save`` with the new head and the stored entries and games."""
     target = Tournament.objects.get(pk=rng.choice(tournaments).pk)
     target.end_date = target.start_date = _a_date(rng, tournaments)
+    target.rated = rng.random() < 0.75
     entries, games = _stored(target)
     reach = reach_of_save(tournament=target, entries=entries, games=games)
     report = tournament_save(tournament=target)
@@ -150,7 +151,9 @@ def test_the_preview_lists_what_the_save_then_reports(change, seed, background):
         with override_settings(RECALCULATION_BACKGROUND_SECONDS=BACKGROUND[background]):
             target, preview, report = CHANGES[change](rng, pool, tournaments)
         assert preview == ([pk for pk in report.tournaments if pk != target.pk], bool(report.unfinished))
-        event(f"{change}: {'later ones' if preview[0] else 'none later'}, background {preview[1]}")
+        event(
+            f"{change}: {'later ones' if preview[0] else 'none later'}, background {preview[1]}, rated {target.rated}"
+        )
         transaction.set_rollback(True)
 
 
