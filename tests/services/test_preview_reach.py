@@ -151,9 +151,8 @@ def test_the_preview_lists_what_the_save_then_reports(change, seed, background):
         with override_settings(RECALCULATION_BACKGROUND_SECONDS=BACKGROUND[background]):
             target, preview, report = CHANGES[change](rng, pool, tournaments)
         assert preview == ([pk for pk in report.tournaments if pk != target.pk], bool(report.unfinished))
-        event(
-            f"{change}: {'later ones' if preview[0] else 'none later'}, background {preview[1]}, rated {target.rated}"
-        )
+        found = "later ones" if preview[0] else "none later"
+        event(f"{change}: {found}, background {preview[1]}, rated {target.rated}")
         transaction.set_rollback(True)
 
 
