@@ -29,6 +29,7 @@ from ratings.models import (
 from ratings.services import lock_ratings, tournament_delete, tournament_save
 from ratings.services.preview import later_after_delete, later_after_save, preview_tournament
 from ratings.services.recalculation import reach_of_delete, reach_of_save
+from ratings.services.recalculation.load import load_tournament_events, unsaved_tournament_event
 from tests.builders import random_history, round_robin, save_tournament, snapshot
 from tests.conftest import examples
 
@@ -262,3 +263,40 @@ def test_a_preview_runs_while_another_connection_holds_the_rating_lock():
     assert found == expected
     assert expected[0] is not None and expected[0][0]
     assert elapsed < 2, elapsed  # never waited for the lock (it would have for 3 s, then failed)
+
+
+@pytest.mark.django_db
+def test_the_unsaved_event_is_the_one_loaded_after_the_save():
+    """Entries by start rank, pairings by round and board (boardless last, then as given), byes left out,
+    forfeits kept, non-members marked: as ``load_tournament_events`` reads them back once saved."""
+    pool, _tournaments = _history(random.Random(3))
+    a, b, c, d, e = pool[:5]
+    head = Tournament(name="Offen", start_date=datetime.date(2024, 6, 1), end_date=datetime.date(2024, 6, 2))
+    tournament_save(tournament=head)
+    entries = [
+        TournamentEntry(player_id=c.pk, start_rank=3),
+        TournamentEntry(player_id=a.pk, start_rank=1, member=False),
+        TournamentEntry(player_id=e.pk, start_rank=None),
+        TournamentEntry(player_id=b.pk, start_rank=2),
+        TournamentEntry(player_id=d.pk, start_rank=None),
+    ]
+    games = [
+        Game(round=2, board=None, white_id=a.pk, black_id=c.pk, result="1-0"),
+        Game(round=2, board=1, white_id=b.pk, black_id=d.pk, result="+-"),
+        Game(round=1, board=2, white_id=c.pk, black_id=b.pk, result="1/2-1/2"),
+        Game(round=1, board=1, white_id=a.pk, black_id=d.pk, result="0-1"),
+        Game(round=1, white_id=e.pk, black_id=None, result="+"),
+        Game(round=2, board=None, white_id=e.pk, black_id=None, result="H"),
+    ]
+    unsaved = unsaved_tournament_event(
+        tournament=head, entries=entries, games=[Game(**_fields(g)) for g in games]
+    )
+    tournament_save(tournament=head, entries=entries, games=games, keep_head=True)
+    (loaded,) = load_tournament_events(head.end_date, set(), only={head.pk})
+    assert unsaved == loaded
+    assert [pid for pid, _ in loaded.players] == [str(p.pk) for p in (a, b, c, e, d)]
+    assert loaded.non_members == {str(a.pk)} and len(loaded.games) == 4
+
+
+def _fields(game: Game) -> dict:
+    return {k: getattr(game, k) for k in ("round", "board", "white_id", "black_id", "result")}

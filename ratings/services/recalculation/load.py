@@ -171,6 +171,8 @@ def unsaved_tournament_event(
     )
     birth_years = BirthYears()
     birth_years.read({e.player_id for e in entries})
+    # A player merged away meanwhile has none (his save would be refused; the preview goes on without).
+    birth_years.update({e.player_id: None for e in entries if e.player_id not in birth_years})
     names = EngineIds()
     (event,) = tournament_events(
         {pk: (tournament.end_date, tournament.code or None, tournament.name)},
