@@ -29,7 +29,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from ratings.dwz.replay import OrderKey, day_start, tournament_order
-from ratings.models import RecalculationJob, RecalculationJobStatus, Tournament, TournamentEntry
+from ratings.models import RecalculationJob, RecalculationJobStatus, Tournament
 from ratings.models.recalculation import UNFINISHED
 
 from .recalculation import (
@@ -40,27 +40,19 @@ from .recalculation import (
     recalculate_changes,
 )
 
-
-def recalculation_estimate(*, since: datetime.date) -> tuple[int, float]:
-    """(player entries of rated tournaments ending on or after ``since``, estimated seconds).
-
-    The entries are what a replay from ``since`` evaluates at most (one indexed count, no evaluation
-    scan); the seconds use ``settings.RECALCULATION_SECONDS_PER_EVALUATION``, measured end to end.
-    """
-    entries = TournamentEntry.objects.filter(tournament__rated=True, tournament__end_date__gte=since).count()
-    return entries, entries * settings.RECALCULATION_SECONDS_PER_EVALUATION
+# The estimate lives with the recalculation (a save's preview asks it too); re-exported for callers here.
+from .recalculation.estimate import background_estimate
+from .recalculation.estimate import recalculation_estimate as recalculation_estimate
 
 
 def recalculate_or_schedule(
     changes: Changes, *, until: OrderKey, tournament_id: int | None = None, user=None
 ) -> RecalculationReport:
     """Recalculate ``changes`` (the lock must be held) at once, or up to ``until`` and schedule the rest."""
-    if changes.since is None:
+    seconds = background_estimate(changes)
+    if changes.since is None or seconds is None:
         return recalculate_changes(changes)
     since = changes.since[0]
-    _entries, seconds = recalculation_estimate(since=since)
-    if seconds <= settings.RECALCULATION_BACKGROUND_SECONDS:
-        return recalculate_changes(changes)
     report = recalculate_changes(changes, until=until)
     later = _changed_after(until, changes.tournaments)
     resume = None if report.unfinished is None else [resume_point(until, report.unfinished, later)]

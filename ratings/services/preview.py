@@ -1,5 +1,6 @@
-"""Live preview of a tournament's DWZ changes on unsaved data. Nothing it does is kept: the count of later
-tournaments comes from the save itself, run and rolled back.
+"""Live preview of a tournament's DWZ changes on unsaved data. Writes nothing and takes no lock: the later
+tournaments a save or delete re-evaluates come from the recalculation's reach (``reach_of_save``,
+``reach_of_delete``), the figures its report will give.
 
 The engine input is the officer's unsaved participants and games plus each player's rating state just before
 this tournament in the spec §9 order, read from the stored evaluations, dated adjustments, start values and
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from ratings.dwz import evaluate, sets_rating
 from ratings.dwz.replay import OrderKey, PlayerState, adjustment_order, tournament_order
@@ -26,7 +28,8 @@ from ratings.models.evaluation import Evaluation, Restpartie
 from ratings.models.player import Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
 
-from .tournaments import tournament_delete, tournament_save
+from .recalculation import reach_of_delete, reach_of_save
+from .tournaments import TournamentGone, games_validate
 
 THOUSAND = Decimal(1000)
 
@@ -128,53 +131,82 @@ def later_tournaments(*, tournament: Tournament, player_ids: Iterable[int]) -> l
     return out
 
 
-class _Rollback(Exception):
-    def __init__(self, tournaments: list[int], background: bool) -> None:
-        super().__init__()
-        self.tournaments = tournaments
-        self.background = background
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """The reads inside see one state of the database: a save or delete committing meanwhile lies wholly
+    before or after them (PostgreSQL's REPEATABLE READ, also READ ONLY: the database refuses any write).
+    Only as the outermost transaction, where that can still be set; SQLite gets none (its transactions
+    here are IMMEDIATE: they would queue behind every rating write; see ``_gone_meanwhile``)."""
+    connection = transaction.get_connection()
+    if connection.in_atomic_block:  # a savepoint: a failed read leaves the caller's transaction usable
+        with transaction.atomic():
+            yield
+    elif connection.vendor == "postgresql":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
+    else:
+        yield
 
 
-def later_reevaluated(
-    *, tournament: Tournament, players: Sequence[Player], games: Sequence
+def _stored_head(tournament: Tournament) -> Tournament:
+    """The stored head (only the rows are previewed); ``TournamentGone`` if it was deleted meanwhile."""
+    head = Tournament.objects.filter(pk=tournament.pk).first()
+    if head is None:
+        raise TournamentGone(tournament.pk)
+    return head
+
+
+def _gone_meanwhile(tournament: Tournament) -> bool:
+    """Without a snapshot a delete committing while the reach is read may leave it inconsistent reads:
+    whatever they raised, the answer is that the tournament is gone."""
+    return not Tournament.objects.filter(pk=tournament.pk).exists()
+
+
+def later_after_save(
+    *, tournament: Tournament, players: Sequence[Player], games: Sequence, non_members: Collection[int] = ()
 ) -> tuple[list[int], bool] | None:
     """The later tournaments saving these participants and games re-evaluates in the request, exactly as the
     report will list them, and whether the save leaves the rest of its chain to the background (then the
-    list is not all it reaches): the save (with its recalculation) runs and is rolled back. None if the save
-    would be refused or the tournament is not stored yet."""
+    list is not all it reaches): ``reach_of_save``, which writes nothing and takes no lock. None if the
+    save would be refused or the tournament is not stored yet; ``TournamentGone`` if it was deleted."""
     if tournament.pk is None:
         return None
-    head = Tournament.objects.filter(pk=tournament.pk).first()  # the stored head: only the rows are previewed
-    if head is None:
-        return None
-    entries = [TournamentEntry(player_id=p.pk, start_rank=i) for i, p in enumerate(players, start=1)]
+    entries = [
+        TournamentEntry(player_id=p.pk, start_rank=i, member=p.pk not in non_members)
+        for i, p in enumerate(players, start=1)
+    ]
     rows = [
         Game(round=g.round, board=g.board, white_id=g.white_id, black_id=g.black_id, result=str(g.result))
         for g in games
     ]
     try:
-        with transaction.atomic():
-            report = tournament_save(tournament=head, entries=entries, games=rows)
-            raise _Rollback([pk for pk in report.tournaments if pk != tournament.pk], bool(report.unfinished))
-    except _Rollback as rollback:
-        return rollback.tournaments, rollback.background
-    except (ValidationError, IntegrityError):
+        games_validate(entered=[p.pk for p in players], games=rows)
+    except ValidationError:
         return None
+    try:
+        with _snapshot():
+            reach = reach_of_save(tournament=_stored_head(tournament), entries=entries, games=rows)
+    except Exception:
+        if _gone_meanwhile(tournament):
+            raise TournamentGone(tournament.pk) from None
+        raise
+    return reach.tournaments, reach.background
 
 
 def later_after_delete(*, tournament: Tournament) -> tuple[list[int], bool]:
     """The tournaments deleting ``tournament`` re-evaluates in the request, exactly as the report will list
-    them, and whether the delete leaves the rest of its chain to the background: the delete (with its
-    recalculation) runs and is rolled back."""
-    head = Tournament.objects.filter(pk=tournament.pk).first()
-    if head is None:
-        return [], False
+    them, and whether the delete leaves the rest of its chain to the background: ``reach_of_delete``,
+    which writes nothing and takes no lock. ``TournamentGone`` if it was deleted meanwhile."""
     try:
-        with transaction.atomic():
-            report = tournament_delete(tournament=head)
-            raise _Rollback([pk for pk in report.tournaments if pk != tournament.pk], bool(report.unfinished))
-    except _Rollback as rollback:
-        return rollback.tournaments, rollback.background
+        with _snapshot():
+            reach = reach_of_delete(tournament=_stored_head(tournament))
+    except Exception:
+        if _gone_meanwhile(tournament):
+            raise TournamentGone(tournament.pk) from None
+        raise
+    return reach.tournaments, reach.background
 
 
 @dataclass
@@ -245,7 +277,7 @@ def preview_tournament(
     # Saving re-evaluates the later tournaments of the players now in the tournament and of those dropped.
     old = set(TournamentEntry.objects.filter(tournament_id=tournament.pk).values_list("player_id", flat=True))
     reevaluated = (
-        later_reevaluated(tournament=tournament, players=players, games=games)
+        later_after_save(tournament=tournament, players=players, games=games, non_members=non_members)
         if tournament.rated
         else ([], False)
     )

@@ -8,18 +8,21 @@ from collections.abc import Callable, Iterable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Min
 from django.utils.translation import gettext as _
 
 from ratings import permissions
-from ratings.dwz.replay import day_start, tournament_order
+from ratings.dwz.replay import day_start
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
-from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry, TournamentEntryMode
+from ratings.models import Game, Player, Tournament, TournamentEntry, TournamentEntryMode
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 
 from . import audit
 from .background import recalculate_or_schedule
 from .recalculation import Changes, RecalculationReport, earliest, lock_ratings, recalculate_changes
+
+# Where a save's recalculation starts and stops, shared with its preview (``recalculation.reach``).
+from .recalculation.reach import place_of as _order
+from .recalculation.reach import stored_since as _stored_since
 
 
 def games_validate(*, entered: Iterable[int], games: Iterable[Game]) -> None:
@@ -55,19 +58,6 @@ def games_validate(*, entered: Iterable[int], games: Iterable[Game]) -> None:
             seen[game.round].add(pk)
     if errors:
         raise ValidationError(errors)
-
-
-def _stored_since(tournament_id: int | None):
-    if tournament_id is None:
-        return None
-    first = Evaluation.objects.filter(tournament_id=tournament_id).aggregate(d=Min("end_date"))["d"]
-    return None if first is None else day_start(first)
-
-
-def _order(tournament: Tournament):
-    """The tournament's place in the replay (as ``load_tournament_events`` builds it): a save that goes to
-    the background evaluates up to here at once."""
-    return tournament_order(tournament.end_date, tournament.code or None, tournament.pk)
 
 
 class TournamentGone(Exception):

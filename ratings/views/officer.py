@@ -303,7 +303,10 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
             return tournament_gone(request)
         except TournamentConflict as exc:
             context.update(conflict_context(exc))
-            tournament.refresh_from_db()
+            try:
+                tournament.refresh_from_db()
+            except Tournament.DoesNotExist:  # saved by another officer, then deleted
+                return tournament_gone(request)
             status = 409
         else:
             _store_report(
@@ -313,8 +316,11 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
                 report=report,
             )
             return redirect("ratings:officer-report")
+    try:
+        later, background = later_after_delete(tournament=tournament) if tournament.rated else ([], False)
+    except TournamentGone:  # deleted while the page was read
+        return tournament_gone(request)
     players = result_reads.seated_ids(tournament=tournament)
-    later, background = later_after_delete(tournament=tournament) if tournament.rated else ([], False)
     context |= {
         "later_background": background,
         "tournament": tournament,

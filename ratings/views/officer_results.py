@@ -91,7 +91,10 @@ def _render_results(
     request: HttpRequest, entry: Entry, context: dict, *, preview: bool, status: int = 200
 ) -> HttpResponse:
     if preview:
-        context.update(_preview_context(entry))
+        try:
+            context.update(_preview_context(entry))
+        except TournamentGone:  # deleted while the page was read
+            return tournament_gone(request)
     context.setdefault("new_player_form", NewPlayerForm(clubs=permissions.manageable_clubs(request.user)))
     _ratings_then(entry)
     context.update(
@@ -187,9 +190,14 @@ def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) ->
 @require_POST
 def tournament_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """The preview panel (HTMX partial) for the posted, unsaved results. Never writes."""
-    tournament = permissions.get_tournament_for_user(request, pk)
+    tournament = editable_tournament(request, pk)
+    if tournament is None:
+        return tournament_gone(request)
     entry = entry_from_post(tournament, request.POST.copy())
-    context = {"tournament": tournament, **_preview_context(entry)}
+    try:
+        context = {"tournament": tournament, **_preview_context(entry)}
+    except TournamentGone:
+        return tournament_gone(request)
     return render(request, "ratings/officer/results.html#preview", context)
 
 

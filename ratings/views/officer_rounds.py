@@ -31,7 +31,7 @@ from ratings.selectors import drafts as draft_selectors
 from ratings.services import drafts as draft_service
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
-from ratings.views.officer import results_saved
+from ratings.views.officer import editable_tournament, results_saved, tournament_gone
 from ratings.views.plausibility import confirmed, warnings_context
 
 ROUNDS_WITHOUT_HEAD = 9  # rounds offered when the head names none
@@ -85,7 +85,9 @@ def _round_url(tournament: Tournament, round_no: int) -> str:
 
 @login_required
 def round_start(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = permissions.get_tournament_for_user(request, pk)
+    tournament = editable_tournament(request, pk)
+    if tournament is None:
+        return tournament_gone(request)
     draft, _saved = draft_selectors.draft_or_stored(tournament=tournament)
     return redirect(_round_url(tournament, _first_open_round(draft, _round_count(tournament, draft))))
 
@@ -93,7 +95,9 @@ def round_start(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def round_entry(request: HttpRequest, pk: int, round_no: int) -> HttpResponse:
-    tournament = permissions.get_tournament_for_user(request, pk)
+    tournament = editable_tournament(request, pk)
+    if tournament is None:
+        return tournament_gone(request)
     draft, saved = draft_selectors.draft_or_stored(tournament=tournament)
     rounds = _round_count(tournament, draft)
     if not 1 <= round_no <= rounds:
@@ -115,11 +119,11 @@ def round_entry(request: HttpRequest, pk: int, round_no: int) -> HttpResponse:
                     round_no + 1 if done and "remove" not in request.POST and round_no < rounds else round_no
                 )
                 return redirect(_round_url(tournament, next_round))
-    return render(
-        request,
-        "ratings/officer/rounds.html",
-        _context(tournament, draft, saved, round_no, rounds, errors, typed),
-    )
+    try:
+        context = _context(tournament, draft, saved, round_no, rounds, errors, typed)
+    except TournamentGone:  # deleted while the page was read (the preview)
+        return tournament_gone(request)
+    return render(request, "ratings/officer/rounds.html", context)
 
 
 def _apply(data, draft: TournamentDraft, round_no: int) -> tuple[list[dict] | None, list[str], dict]:

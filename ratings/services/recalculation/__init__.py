@@ -6,15 +6,17 @@ Shape: take the lock, load everything from the changed point onward in a few que
 the players. Callers run inside ``transaction.atomic()`` (``recalculate`` opens one itself as well).
 
 Modules: ``lock`` (the rating lock), ``load`` (events, stored results, states before the changed point),
-``changes`` (the replay of one ``Changes`` value), ``full`` (the replay from scratch, streamed in date
-windows), ``write`` (rows and players), ``verify`` (compare with a replay from scratch), ``base`` (the report
-and shared helpers).
+``changes`` (the replay of one ``Changes`` value), ``reach`` (what a save or delete will re-evaluate: the
+replay's reach alone, no lock, nothing written; for the previews), ``estimate`` (whether a save leaves its
+chain to the background), ``full`` (the replay from scratch, streamed in date windows), ``write`` (rows and
+players), ``verify`` (compare with a replay from scratch), ``base`` (the report and shared helpers).
 """
 
 from .base import END_OF_TIME, RecalculationReport, earliest
 from .changes import Changes, recalculate, recalculate_changes
 from .load import first_event_of, player_first_event, tournaments_of
 from .lock import RatingLockTimeout, is_lock_timeout, lock_ratings
+from .reach import reach_of_delete, reach_of_save
 from .verify import ratings_verify
 from .write import EVALUATION_FIELDS
 
@@ -30,6 +32,8 @@ __all__ = [
     "lock_ratings",
     "player_first_event",
     "ratings_verify",
+    "reach_of_delete",
+    "reach_of_save",
     "recalculate",
     "recalculate_changes",
     "tournaments_of",

@@ -7,6 +7,7 @@ import datetime
 import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import cast
 
 from django.db import transaction
@@ -198,6 +199,43 @@ def _recalculate_reach(
     """The incremental recalculation: replay only what the change reaches (see ``incremental``)."""
     started = time.perf_counter()
     report = RecalculationReport()
+    frontier = replay_reach(changes, progress=progress, until=until)
+    if until is not None:
+        report.unfinished = {int(pid) for pid in frontier.dirty}
+        for order, (kind, pk) in frontier.heap:
+            if kind == "d" and order > until:
+                report.lost_after.setdefault(order, set()).add(pk)
+
+    touched = {int(p) for p in frontier.touched}
+    touched |= _write(
+        frontier.evaluated, frontier.events, frontier.stored, removed=frontier.removed_t, report=report
+    )
+    frontier.finish(touched, until=until)
+    if until is not None:
+        # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
+        touched = {pk for pk in touched if not frontier.has_event_after(pk, until)}
+    # The last rating evaluations from ``since`` on are known here; only older ones are read.
+    last, before = frontier.last_rating_dates(touched)
+    last.update(last_evaluations(before))
+    update_players(frontier.states, touched, report, last)
+    report.elapsed = time.perf_counter() - started
+    return report
+
+
+def replay_reach(
+    changes: Changes,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    until: OrderKey | None = None,
+    unsaved: Mapping[int, TournamentEvent | None] = MappingProxyType({}),
+) -> Frontier:
+    """Load, seed and run the incremental replay of ``changes`` (up to ``until``): the ``Frontier`` holds
+    what it evaluated (``evaluated``, in evaluation order) and the players still dirty. Reads only: no
+    lock, no row written.
+
+    ``unsaved``: changed tournaments as their saves would store them (``unsaved_tournament_event``; None:
+    not rated once saved), replayed instead of their stored heads, entries and games (a preview; their
+    stored rows are the old ones either way: the save rewrites them only in the replay's write)."""
     since = changes.since or day_start(END_OF_TIME)
     since_date = since[0]
     dirty_pks, reset_pks = set(changes.dirty), set(changes.reset)
@@ -218,8 +256,18 @@ def _recalculate_reach(
         .exclude(Exists(with_rows))
         .values_list("pk", flat=True)
     )
+    # Unsaved tournaments: rated ones are seeded with their given event, the others are stale if they
+    # still hold rows (as the stored heads and rows will say once saved).
+    assert unsaved.keys() <= changed_t, "an unsaved tournament is a changed one"
+    given = set(unsaved)
+    stale -= given
+    not_rated = {pk for pk, ev in unsaved.items() if ev is None}
+    if not_rated:
+        rows_of = Evaluation.objects.filter(tournament_id__in=not_rated, end_date__gte=since_date)
+        stale |= set(rows_of.values_list("tournament_id", flat=True))
     old = load_stored(since_date, changed_t | removed_t | stale)
-    seeds = load_tournament_events(since_date, removed_t, only=(changed_t | unevaluated) - stale)
+    seeds = load_tournament_events(since_date, removed_t, only=(changed_t | unevaluated) - stale - given)
+    seeds += [ev for ev in unsaved.values() if ev is not None]
     frontier = Frontier(
         since,
         removed_t,
@@ -274,24 +322,7 @@ def _recalculate_reach(
         for pk in pks:
             frontier.push(place, ("d", pk))
     frontier.run(evaluate, reevaluate, progress, until=until)
-    if until is not None:
-        report.unfinished = {int(pid) for pid in frontier.dirty}
-        for order, (kind, pk) in frontier.heap:
-            if kind == "d" and order > until:
-                report.lost_after.setdefault(order, set()).add(pk)
-
-    touched = {int(p) for p in frontier.touched}
-    touched |= _write(frontier.evaluated, frontier.events, frontier.stored, removed=removed_t, report=report)
-    frontier.finish(touched, until=until)
-    if until is not None:
-        # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
-        touched = {pk for pk in touched if not frontier.has_event_after(pk, until)}
-    # The last rating evaluations from ``since`` on are known here; only older ones are read.
-    last, before = frontier.last_rating_dates(touched)
-    last.update(last_evaluations(before))
-    update_players(frontier.states, touched, report, last)
-    report.elapsed = time.perf_counter() - started
-    return report
+    return frontier
 
 
 def _write(

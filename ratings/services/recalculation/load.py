@@ -8,7 +8,7 @@ import datetime
 import itertools
 import operator
 from collections import defaultdict
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -105,23 +105,36 @@ def load_tournament_events(
         )
         if pk not in exclude
     }
-    players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
-    non_members: dict[int, set[str]] = defaultdict(set)
     names = EngineIds() if names is None else names
     rows: Iterable[tuple] = _rows(("entries", columns, len(untils)), entries, only, "tournament_id", *untils)
     if isinstance(birth_years, BirthYears):
         rows = [row for row in rows if row[0] in tournaments]
         birth_years.read({row[1] for row in rows})
-    for tid, player_id, member, *joined in rows:
+    games = load_games(games_of, since, names, until=until, raw=raw_games is not None)
+    if raw_games is not None:
+        raw_games.update(games)
+        games = {}
+    return tournament_events(tournaments, rows, games, names, birth_years)
+
+
+def tournament_events(
+    tournaments: Mapping[int, tuple[datetime.date, str | None, str]],
+    entries: Iterable[tuple],
+    games: Mapping[int, Sequence[GameInput]],
+    names: EngineIds,
+    birth_years: Mapping[int, int | None] | None,
+) -> list[TournamentEvent]:
+    """The events of ``tournaments`` (pk: end date, code, name) from their entry rows ``(tournament, player
+    pk, member[, birth year])`` in entry order (the birth year joined if ``birth_years`` is None) and their
+    pairings: ``load_tournament_events`` from the database, ``unsaved_tournament_event`` from a form."""
+    players: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
+    non_members: dict[int, set[str]] = defaultdict(set)
+    for tid, player_id, member, *joined in entries:
         if tid in tournaments:
             birth_year = joined[0] if birth_years is None else birth_years[player_id]
             players[tid].append((names[player_id], birth_year))
             if not member:
                 non_members[tid].add(names[player_id])
-    games = load_games(games_of, since, names, until=until, raw=raw_games is not None)
-    if raw_games is not None:
-        raw_games.update(games)
-        games = {}
     return [
         TournamentEvent(
             key=pk,
@@ -135,6 +148,40 @@ def load_tournament_events(
         )
         for pk, (end, code, name) in tournaments.items()
     ]
+
+
+def unsaved_tournament_event(
+    *, tournament: Tournament, entries: Sequence[TournamentEntry], games: Sequence[Game]
+) -> TournamentEvent:
+    """The event ``load_tournament_events`` builds for ``tournament`` once ``entries`` and ``games`` are
+    saved as its own (a preview of the save): entries by start rank (unranked last) and pairings by round
+    and board (boardless last), each in the given order after that, as the queries' ``pk`` order puts
+    rows created in that order. One query: the players' birth years."""
+    pk = tournament.pk
+    ranked = sorted(
+        enumerate(entries), key=lambda ie: (ie[1].start_rank is None, ie[1].start_rank or 0, ie[0])
+    )
+    pairings = sorted(
+        (
+            (g.round, g.board is None, g.board or 0, i, g)
+            for i, g in enumerate(games)
+            if g.black_id is not None and str(g.result) in PAIRING_RESULTS
+        ),
+        key=lambda row: row[:4],
+    )
+    birth_years = BirthYears()
+    birth_years.read({e.player_id for e in entries})
+    # A player merged away meanwhile has none (his save would be refused; the preview goes on without).
+    birth_years.update({e.player_id: None for e in entries if e.player_id not in birth_years})
+    names = EngineIds()
+    (event,) = tournament_events(
+        {pk: (tournament.end_date, tournament.code or None, tournament.name)},
+        [(pk, e.player_id, e.member) for _, e in ranked],
+        {pk: game_inputs([(pk, g.white_id, g.black_id, str(g.result)) for *_, g in pairings], names)},
+        names,
+        birth_years,
+    )
+    return event
 
 
 # After this many players' birth years read by id, every player's are read in one pass (``BirthYears``).
