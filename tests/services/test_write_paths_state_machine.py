@@ -362,7 +362,9 @@ class WritePaths(RuleBasedStateMachine):
     @rule(who=anyone, offset=days)
     def end_membership(self, who, offset):
         membership = Membership.objects.current().filter(player=self._player(who)).first()
-        if membership is not None:
+        if membership is not None and (
+            membership.valid_from is None or membership.valid_from <= self._date(offset)
+        ):
             self._write(lambda: membership_end(membership=membership, until=self._date(offset)))
 
     @rule(who=anyone)
