@@ -150,6 +150,8 @@ class FormParser(HTMLParser):
             self.text += data
 
     def handle_endtag(self, tag: str) -> None:
+        if self.form is None:
+            return
         if tag == "option" and self.select and self.option is not None:
             value = self.option.get("value", "")
             if self.select_first is None:
@@ -294,6 +296,16 @@ class Officer:
         return response
 
     def run(self) -> None:
+        try:
+            self.work()
+        except Exception as exc:  # a bench bug or an unexpected page: fail the run, do not hide it
+            self.shared.errors.append(f"{self.username}: {type(exc).__name__}: {exc}")
+            raise
+        finally:
+            with self.shared.lock:
+                self.shared.requests.update(self.counts)
+
+    def work(self) -> None:
         if not self.browser.login(self.username, self.password):
             self.shared.errors.append(f"{self.username}: login failed")
             return
@@ -304,8 +316,6 @@ class Officer:
             idle = 0 if self.done > before else idle + 1
         if idle >= 50:
             self.shared.errors.append(f"{self.username}: 50 operations in a row without a write")
-        with self.shared.lock:
-            self.shared.requests.update(self.counts)
 
     def pick(self) -> str:
         """Create until he has two tournaments; then any operation by weight (restore if something is
@@ -329,6 +339,17 @@ class Officer:
     def skipped(self, kind: str, status: int) -> None:
         with self.shared.lock:
             self.shared.outcomes[f"{kind} skipped ({status})"] += 1
+
+    def load(self, kind: str, pk: int, path: str, find) -> Form | None:
+        """GET an officer page of tournament ``pk`` and its form (``find(html)``); None (counted) if the
+        tournament is gone (404/410: forgotten) or the page has no such form."""
+        page = self.browser.get(path)
+        form = find(page.text) if page.status == 200 else None
+        if form is None:
+            self.skipped(kind, page.status)
+            if page.status in (404, 410):
+                self.gone(pk)
+        return form
 
     def gone(self, pk: int) -> None:
         with self.shared.lock:
@@ -360,11 +381,9 @@ class Officer:
             self.shared.live[pk] = self.number
             self.shared.names[pk] = f"Bench O{self.number}-{self.serial}"
         players = self.rng.sample(self.pool, size)
-        page = self.browser.get(f"/turniere/{pk}/ergebnisse/")
-        if page.status != 200:
-            self.gone(pk) if page.status == 410 else None
+        form = self.load("results", pk, f"/turniere/{pk}/ergebnisse/", results_form)
+        if form is None:
             return
-        form = results_form(page.text)
         fields = [(n, v) for n, v in form.fields if n != "p" and not n.startswith("rr-")]
         fields += [("p", str(p)) for p in players]
         for i, a in enumerate(players):
@@ -397,13 +416,9 @@ class Officer:
         pk = self.target()
         if pk is None:
             return
-        page = self.browser.get(f"/turniere/{pk}/ergebnisse/")
-        if page.status != 200:
-            self.gone(pk) if page.status in (404, 410) else None
-            return
-        form = results_form(page.text)
+        form = self.load("correct", pk, f"/turniere/{pk}/ergebnisse/", results_form)
         players = form.values("p") if form else []
-        if len(players) < 2:
+        if form is None or len(players) < 2:
             return
         for _ in range(self.rng.randint(1, 2)):
             a, b = self.rng.sample(players, 2)
@@ -419,11 +434,9 @@ class Officer:
         pk = self.target()
         if pk is None:
             return
-        page = self.browser.get(f"/turniere/{pk}/bearbeiten/")
-        if page.status != 200:
-            self.gone(pk) if page.status in (404, 410) else None
+        form = self.load("move", pk, f"/turniere/{pk}/bearbeiten/", lambda html: form_with(html, "end_date"))
+        if form is None:
             return
-        form = form_with(page.text, "end_date")
         others = [d for d in self.days if d != form.value("end_date")]
         day = self.rng.choice(others)
         form.replace("start_date", day)
@@ -440,11 +453,9 @@ class Officer:
         pk = self.target()
         if pk is None:
             return
-        page = self.browser.get(f"/turniere/{pk}/loeschen/")
-        if page.status != 200:
-            self.gone(pk) if page.status in (404, 410) else None
+        form = self.load("delete", pk, f"/turniere/{pk}/loeschen/", lambda html: form_with(html, "version"))
+        if form is None:
             return
-        form = form_with(page.text, "version")
         response = self.write("delete", self.browser, f"/turniere/{pk}/loeschen/", form.fields)
         if response.status in (302, 410):
             self.gone(pk)
