@@ -1,8 +1,9 @@
 """Issue 26 §4, found again by ``bench/officers.py`` (10 officers x 100 writes, PostgreSQL: one 500 in 2,433
-requests): a results or delete page opened while another officer deletes the tournament. The page's preview
-runs the real save (or delete) and rolls it back; it waits for the rating lock the deleting officer holds,
-then finds the tournament gone and ``TournamentGone`` ends as a 500. Looking at a page must answer it
-(the page as loaded, or "Turnier wurde inzwischen gelöscht", 410), never a 500.
+requests, before the previews stopped taking the lock): a results or delete page opened while another
+officer deletes the tournament. The page's preview ran the real save (or delete) and rolled it back; it
+waited for the rating lock the deleting officer held, then found the tournament gone and
+``TournamentGone`` ended as a 500. Looking at a page must answer it (the page as loaded, or "Turnier wurde
+inzwischen gelöscht", 410), never a 500.
 """
 
 import threading
@@ -22,8 +23,6 @@ pytestmark = [
         reason="the test database is SQLite's shared-cache memory database: it refuses at once, never waits",
     ),
     pytest.mark.django_db(transaction=True),
-    # Fails on main at 948cc6c (the 500 above); remove this mark with the fix of §4 (previews take no lock).
-    pytest.mark.xfail(strict=True, reason="issue 26 §4: a preview waits for the lock, then TournamentGone"),
 ]
 
 
