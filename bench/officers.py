@@ -84,6 +84,9 @@ RESULTS = ("1", "0", "5")  # the grid's codes: win, loss, draw (5 = ½)
 MIRROR = {"1": "0", "0": "1", "5": "5"}
 
 
+CONFIRM = re.compile(r'name="save" value="(confirm:[0-9a-f]+)"')
+
+
 def officer_credentials(number: int) -> tuple[str, str]:
     return f"bench-officer-{number}", f"bench-password-{number}"
 
@@ -287,6 +290,12 @@ class Officer:
     def write(self, kind: str, browser: Browser, path: str, fields) -> Response:
         self.done += 1
         response = browser.post(path, fields)
+        confirm = CONFIRM.search(response.text) if response.status == 200 else None
+        if confirm is not None:  # plausibility warnings (issue 26 §3): read, then "Trotzdem speichern"
+            with self.shared.lock:
+                self.shared.outcomes[f"{kind} confirmed warnings"] += 1
+            fields = [(n, v) for n, v in fields if n != "save"] + [("save", confirm.group(1))]
+            response = browser.post(path, fields)
         with self.shared.lock:
             self.shared.attempted += 1
             self.shared.statuses[response.status] += 1
