@@ -130,6 +130,10 @@ RECALCULATION_BACKGROUND_SECONDS = float(os.environ.get("DWZ_BACKGROUND_SECONDS"
 RECALCULATION_SECONDS_PER_EVALUATION = float(os.environ.get("DWZ_SECONDS_PER_EVALUATION", "0.0001"))
 # A background job waits for the rating lock this many times RATING_LOCK_TIMEOUT before it fails.
 RECALCULATION_LOCK_ATTEMPTS = int(os.environ.get("DWZ_BACKGROUND_LOCK_ATTEMPTS", "180"))
+# A DSB list (command, admin upload, background import) is refused when its files unpack to more than this
+# altogether, or a zip member of more than 1 MB packs tighter than this ratio: a zip bomb (issue 26).
+DSB_LIST_MAX_UNCOMPRESSED_BYTES = env_int("DWZ_DSB_LIST_MAX_MB", 64) * 1024 * 1024
+DSB_LIST_MAX_COMPRESSION_RATIO = env_int("DWZ_DSB_LIST_MAX_RATIO", 50)
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # IMMEDIATE makes every write transaction take SQLite's lock up front, so concurrent
     # recalculations queue (busy_timeout) instead of failing with "database is locked" at once.
