@@ -203,6 +203,24 @@ AXES_LOCKOUT_CALLABLE = "ratings.views.lockout.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "dwzsite.middleware.client_ip"
 AXES_VERBOSE = False
 
+# Request limits per client address (ratings/throttle.py, the address as for the login lockout): POSTs of the
+# password reset form (each may send a mail) and requests to the JSON API, each per fixed window.
+PASSWORD_RESET_LIMIT = env_int("DJANGO_PASSWORD_RESET_LIMIT", 5)
+PASSWORD_RESET_WINDOW = 60 * env_int("DJANGO_PASSWORD_RESET_WINDOW_MINUTES", 60)
+API_LIMIT = env_int("DWZ_API_LIMIT", 120)
+API_WINDOW = env_int("DWZ_API_WINDOW_SECONDS", 60)
+# The counts must be shared by every gunicorn worker: a database table (``manage.py createcachetable``).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "dwz_throttle",
+        # Culling (a third of the rows at the default 300) would drop live counts: one row per address.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+THROTTLE_CACHE = "throttle"
+
 # Officers are logged out after this long without a request (sliding: every request pushes it on).
 SESSION_COOKIE_AGE = 60 * env_int("DJANGO_SESSION_IDLE_MINUTES", 30)
 
