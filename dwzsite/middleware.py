@@ -106,13 +106,14 @@ class RatingLockBusyMiddleware:
 
 
 def _has_nul(request: HttpRequest) -> bool:
-    return "\x00" in request.path or any(
+    return any(
         "\x00" in name or any("\x00" in value for value in values) for name, values in request.GET.lists()
     )
 
 
 class NulByteMiddleware:
-    """A NUL byte in the path or in a GET parameter (name or value) answers 400 before any view runs.
+    """A NUL byte in a GET parameter (name or value) answers 400 before any view runs; one in the path 404
+    (no page has such a name; the path converters refuse it too, this covers the ``str`` ones).
 
     PostgreSQL refuses NUL in text, so ``/statistik/?verband=%00`` reached the database as a ValueError, a 500
     and a mail to the admins each time (issue 26). No page needs a NUL, so one check here covers every form,
@@ -124,6 +125,10 @@ class NulByteMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        from django.http import Http404
+
+        if "\x00" in request.path:
+            raise Http404  # answered by the 404 page (Django turns a middleware's exception into a response)
         if not _has_nul(request):
             return self.get_response(request)
         from django.http import JsonResponse

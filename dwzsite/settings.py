@@ -81,7 +81,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    # Before any view: a NUL byte in the path or a GET parameter answers 400 (PostgreSQL refuses NUL).
+    # Before any view: a NUL byte in a GET parameter answers 400, in the path 404 (PostgreSQL refuses NUL).
     "dwzsite.middleware.NulByteMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
