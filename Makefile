@@ -30,6 +30,7 @@ makemessages: $(STAMP)
 
 run: messages
 	DJANGO_DEBUG=True $(BIN)/python manage.py migrate --no-input
+	DJANGO_DEBUG=True $(BIN)/python manage.py createcachetable
 	DJANGO_DEBUG=True $(BIN)/python manage.py seed_demo
 	@# The background worker (DSB list imports, long recalculations) runs as long as the server does;
 	@# recalculations a previous worker left unfinished are queued again first.

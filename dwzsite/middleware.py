@@ -103,3 +103,41 @@ class RatingLockBusyMiddleware:
         )
         response["Retry-After"] = "10"
         return response
+
+
+def _has_nul(request: HttpRequest) -> bool:
+    return any(
+        "\x00" in name or any("\x00" in value for value in values) for name, values in request.GET.lists()
+    )
+
+
+class NulByteMiddleware:
+    """A NUL byte in a GET parameter (name or value) answers 400 before any view runs; one in the path 404
+    (no page has such a name; the path converters refuse it too, this covers the ``str`` ones).
+
+    PostgreSQL refuses NUL in text, so ``/statistik/?verband=%00`` reached the database as a ValueError, a 500
+    and a mail to the admins each time (issue 26). No page needs a NUL, so one check here covers every form,
+    filter and API parameter. Invalid UTF-8 needs nothing: Django decodes the query string with replacement
+    characters.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from django.http import Http404
+
+        if "\x00" in request.path:
+            raise Http404  # answered by the 404 page (Django turns a middleware's exception into a response)
+        if not _has_nul(request):
+            return self.get_response(request)
+        from django.http import JsonResponse
+        from django.shortcuts import render
+        from django.utils.translation import gettext as _
+
+        message = _("Die Adresse enthält ein Nullbyte; so eine Anfrage beantwortet die Seite nicht.")
+        if request.path.startswith("/api/"):
+            response: HttpResponse = JsonResponse({"error": message, "status": 400}, status=400)
+            response["Access-Control-Allow-Origin"] = "*"
+            return response
+        return render(request, "400.html", {"message": message}, status=400)

@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Before any view: a NUL byte in a GET parameter answers 400, in the path 404 (PostgreSQL refuses NUL).
+    "dwzsite.middleware.NulByteMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -138,6 +140,10 @@ OFFICER_CORRECTION_WINDOW = True
 # (settings_test.py, tests/conftest.py), so that tests of other rules need not confirm "Turnierende mehr als
 # ein Jahr zurück" on every save.
 PLAUSIBILITY_CHECKS = env_bool("DWZ_PLAUSIBILITY_CHECKS", True)
+# A DSB list (command, admin upload, background import) is refused when its files unpack to more than this
+# altogether, or a zip member of more than 1 MB packs tighter than this ratio: a zip bomb (issue 26).
+DSB_LIST_MAX_UNCOMPRESSED_BYTES = env_int("DWZ_DSB_LIST_MAX_MB", 64) * 1024 * 1024
+DSB_LIST_MAX_COMPRESSION_RATIO = env_int("DWZ_DSB_LIST_MAX_RATIO", 50)
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # IMMEDIATE makes every write transaction take SQLite's lock up front, so concurrent
     # recalculations queue (busy_timeout) instead of failing with "database is locked" at once.
@@ -204,6 +210,24 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "ratings.views.lockout.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "dwzsite.middleware.client_ip"
 AXES_VERBOSE = False
+
+# Request limits per client address (ratings/throttle.py, the address as for the login lockout): POSTs of the
+# password reset form (each may send a mail) and requests to the JSON API, each per fixed window.
+PASSWORD_RESET_LIMIT = env_int("DJANGO_PASSWORD_RESET_LIMIT", 5)
+PASSWORD_RESET_WINDOW = 60 * env_int("DJANGO_PASSWORD_RESET_WINDOW_MINUTES", 60)
+API_LIMIT = env_int("DWZ_API_LIMIT", 120)
+API_WINDOW = env_int("DWZ_API_WINDOW_SECONDS", 60)
+# The counts must be shared by every gunicorn worker: a database table (``manage.py createcachetable``).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "dwz_throttle",
+        # Culling (a third of the rows at the default 300) would drop live counts: one row per address.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
+    },
+}
+THROTTLE_CACHE = "throttle"
 
 # Officers are logged out after this long without a request (sliding: every request pushes it on).
 SESSION_COOKIE_AGE = 60 * env_int("DJANGO_SESSION_IDLE_MINUTES", 30)

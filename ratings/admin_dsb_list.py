@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from ratings.formats.dsb_list import ListError, read_list_bytes
 from ratings.models import ListImport, ListImportStatus
-from ratings.services.dsb_list import REPORT_OUTCOMES, UMSTUFUNG_DATE, report_csv
+from ratings.services.dsb_list import REPORT_OUTCOMES, UMSTUFUNG_DATE, list_limits, report_csv
 
 MAX_UPLOAD = 50 * 1024 * 1024
 SHOWN_ROWS = 500
@@ -55,7 +55,7 @@ class ListUploadForm(forms.Form):
             raise forms.ValidationError(_("Erwartet wird eine .zip-, .csv- oder .txt-Datei."))
         data = upload.read()
         try:  # a list that cannot be used is answered here, before anything is queued
-            self.dsb_list = read_list_bytes(data, upload.name)
+            self.dsb_list = read_list_bytes(data, upload.name, limits=list_limits())
         except ListError as exc:
             raise forms.ValidationError(
                 _(exc.template) % exc.params if exc.params else _(exc.template)

@@ -163,11 +163,16 @@ def _get(summary: str, schema: str, parameters: list[dict[str, Any]]) -> dict[st
             "content": {"application/json": {"schema": ref(name)}},
         }
 
+    limited = json("Error", "too many requests from this address (API_LIMIT per API_WINDOW)")
+    limited["headers"] = {
+        **limited["headers"],
+        "Retry-After": {"description": "seconds until the window ends", "schema": {"type": "integer"}},
+    }
     return {
         "get": {
             "summary": summary,
             "parameters": parameters,
-            "responses": {"200": json(schema, "OK"), "404": json("Error", "not found")},
+            "responses": {"200": json(schema, "OK"), "404": json("Error", "not found"), "429": limited},
         }
     }
 

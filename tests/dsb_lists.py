@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import csv
 import datetime
+import io
 import random
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -289,3 +291,24 @@ def _specials(rng, used, id_kind, person_id) -> list[PlayerRow]:
             index=88,
         ),
     ]
+
+
+BOMB_HEADER = (
+    b'ID,ZPS,Mitgliedsnummer,Status,"Name,Vorname",Geschlecht,Spielberechtigung,Geburtsjahr,'
+    b'"Letzte Auswertung",DWZ,Index,FIDE-Elozahl,FIDE-Titel,FIDE-ID,FIDE-Land,Vorname,Nachname\r\n'
+)
+BOMB_LINE = b'NU1,C0505,1043,A,"Muster,Max",M,,1963,,1500,45,,,,,Max,Muster\r\n'
+
+
+def bomb(megabytes: int, *, line: bytes = BOMB_LINE, name: str = "spieler.csv") -> bytes:
+    """A zip bomb: a player file of ``megabytes`` MB of one repeated row (200 MB pack into some 600 kB)."""
+    buffer = io.BytesIO()
+    chunk = line * (2**20 // len(line))
+    with (
+        zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive,
+        archive.open(name, "w", force_zip64=True) as member,
+    ):
+        member.write(BOMB_HEADER)
+        for _ in range(megabytes):
+            member.write(chunk)
+    return buffer.getvalue()

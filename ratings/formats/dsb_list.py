@@ -287,30 +287,76 @@ _FEDERATION_FILES = ("verbaende.csv", "verbaende.txt")
 _DATE_IN_NAME = re.compile(r"(?<![0-9])(20[0-9]{2})([01][0-9])([0-3][0-9])(?![0-9])")
 
 
-def read_list(path: str | Path) -> DsbList:
+# A zip bomb (issue 26: 1.2 MB expanding to 1.2 GB drove an import to 7.5 GB of memory) is refused before
+# it is unpacked. The whole DSB list (about 100,000 players) is some 7 MB uncompressed and CSV packs about
+# four to ten times, so these defaults leave a wide margin; the services pass the site's settings
+# (``DSB_LIST_MAX_UNCOMPRESSED_BYTES``, ``DSB_LIST_MAX_COMPRESSION_RATIO``).
+MAX_UNCOMPRESSED_BYTES = 64 * 1024 * 1024
+MAX_COMPRESSION_RATIO = 50
+RATIO_FLOOR_BYTES = (
+    1024 * 1024
+)  # below this a member may pack at any ratio (a file of blank lines is harmless)
+_CHUNK = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How large the list files may be once unpacked (all together) and how tightly a zip may pack them."""
+
+    uncompressed: int = MAX_UNCOMPRESSED_BYTES
+    ratio: int = MAX_COMPRESSION_RATIO
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 2**20:.1f}".removesuffix(".0").replace(".", ",")
+
+
+def _too_large(name: str, limits: Limits) -> ListError:
+    return ListError(
+        gettext_noop(
+            "%(name)s ist größer als erlaubt (höchstens %(limit)s MB); eine DWZ-Liste ist weit kleiner."
+        ),
+        name=name,
+        limit=_megabytes(limits.uncompressed),
+    )
+
+
+def read_list(path: str | Path, *, limits: Limits = Limits()) -> DsbList:
     """Read a DSB list from a zip, a folder or a single player file. Raises :class:`ListError`."""
     path = Path(path)
     if path.is_dir():
-        files = {p.name.lower(): p for p in path.iterdir() if p.is_file()}
-        return _read_files(
-            {name: p.read_bytes() for name, p in files.items() if name in _ALL_NAMES}, path.name
-        )
+        files = {p.name.lower(): p for p in path.iterdir() if p.is_file() and p.name.lower() in _ALL_NAMES}
+        if sum(p.stat().st_size for p in files.values()) > limits.uncompressed:
+            raise _too_large(path.name, limits)
+        return _read_files({name: p.read_bytes() for name, p in files.items()}, path.name)
     if not path.exists():
         raise ListError(gettext_noop("Datei oder Ordner %(path)s gibt es nicht."), path=str(path))
+    if path.stat().st_size > limits.uncompressed:  # a zip is smaller than its contents, a plain file is them
+        raise _too_large(path.name, limits)
     data = path.read_bytes()
-    return read_list_bytes(data, path.name)
+    return read_list_bytes(data, path.name, limits=limits)
 
 
 _ALL_NAMES = (*_PLAYER_FILES, *_CLUB_FILES, *_FEDERATION_FILES)
 
 
-def read_list_bytes(data: bytes, name: str = "") -> DsbList:
+def read_list_bytes(data: bytes, name: str = "", *, limits: Limits = Limits()) -> DsbList:
     """Read a DSB list from the bytes of a zip or of a single player file (an upload)."""
     if data[:4] == b"PK\x03\x04" or name.lower().endswith(".zip"):
         try:
             archive = zipfile.ZipFile(io.BytesIO(data))
             members = {info.filename.rsplit("/", 1)[-1].lower(): info for info in archive.infolist()}
-            files = {n: archive.read(info) for n, info in members.items() if n in _ALL_NAMES}
+            wanted = {n: info for n, info in members.items() if n in _ALL_NAMES}
+            declared = 0
+            for info in wanted.values():  # the sizes the archive declares: a bomb is refused unopened
+                declared += info.file_size
+                _check_member(info, info.file_size, declared, name, limits)
+            files, unpacked = {}, 0
+            for n, info in wanted.items():  # and the bytes it really yields, should a header lie
+                files[n] = _read_member(archive, info, unpacked, name, limits)
+                unpacked += len(files[n])
+        except ListError:
+            raise
         except (
             zipfile.BadZipFile,
             zipfile.LargeZipFile,
@@ -337,7 +383,46 @@ def read_list_bytes(data: bytes, name: str = "") -> DsbList:
         raise ListError(
             gettext_noop("%(name)s enthält keine Spieler: bitte spieler.csv oder das Zip angeben."), name=name
         )
+    if len(data) > limits.uncompressed:
+        raise _too_large(name, limits)
     return _read_files({lower if lower in _PLAYER_FILES else "spieler.csv": data}, name)
+
+
+def _check_member(info: zipfile.ZipInfo, unpacked: int, total: int, archive: str, limits: Limits) -> None:
+    """``unpacked``: bytes of this member so far; ``total``: of all list files so far."""
+    member = info.filename or archive
+    if total > limits.uncompressed:
+        raise ListError(
+            gettext_noop(
+                "%(member)s in %(name)s ist entpackt größer als erlaubt (höchstens %(limit)s MB für die "
+                "Listendateien zusammen); eine DWZ-Liste ist weit kleiner. Ist das Zip eine Zip-Bombe?"
+            ),
+            member=member,
+            name=archive,
+            limit=_megabytes(limits.uncompressed),
+        )
+    if unpacked > RATIO_FLOOR_BYTES and unpacked > limits.ratio * max(info.compress_size, 1):
+        raise ListError(
+            gettext_noop(
+                "%(member)s in %(name)s ist mehr als %(ratio)d-fach gepackt (erlaubt: %(ratio)d-fach); so "
+                "dicht lässt sich eine DWZ-Liste nicht packen. Ist das Zip eine Zip-Bombe?"
+            ),
+            member=member,
+            name=archive,
+            ratio=limits.ratio,
+        )
+
+
+def _read_member(
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, before: int, name: str, limits: Limits
+) -> bytes:
+    """One member, in chunks: stops at the limits however much the member would still yield."""
+    buffer = io.BytesIO()
+    with archive.open(info) as stream:
+        while chunk := stream.read(_CHUNK):
+            buffer.write(chunk)
+            _check_member(info, buffer.tell(), before + buffer.tell(), name, limits)
+    return buffer.getvalue()
 
 
 def _date_from_name(name: str) -> datetime.date | None:

@@ -12,7 +12,8 @@ background (django-tasks, ``ratings.tasks.recalculation_task``).
 * ``job_run``: the task body. It holds the rating lock for the whole replay (two jobs, or a job and a
   save, never overlap) and marks the job done in the replay's own transaction.
 * ``jobs_resume``: after a worker died (status ``running``, the replay rolled back) enqueue the unfinished
-  jobs again; a duplicate run finds the job done under the lock and stops.
+  jobs again, and mark the dead worker's task rows failed; a duplicate run finds the job done under the lock
+  and stops.
 """
 
 from __future__ import annotations
@@ -232,12 +233,43 @@ def job_run(*, job_id: int) -> RecalculationJob | None:
         progress.close()
 
 
+ABANDONED = "ratings.services.background.WorkerGone"  # exception_class_path of a dead worker's task row
+
+
 def jobs_resume() -> list[int]:
     """Enqueue every unfinished job again (after a worker died; harmless if its worker still lives: the
     runs queue on the rating lock and the later one finds the job done). Returns their ids."""
     ids = list(
         RecalculationJob.objects.filter(status__in=UNFINISHED).order_by("pk").values_list("pk", flat=True)
     )
+    _abandoned_tasks_fail(ids)
     for pk in ids:
         job_enqueue(pk)
     return ids
+
+
+def _abandoned_tasks_fail(job_ids: Collection[int]) -> int:
+    """Mark the task rows of these jobs that still say ``RUNNING`` failed: django-tasks-db never notices a
+    worker that was killed, so its row would say running for ever (the admin's task list, monitoring). A
+    worker that does still run one writes its own outcome over this when it finishes."""
+    from django_tasks import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    from ratings.tasks import recalculation_task
+
+    wanted = set(job_ids)
+    running = DBTaskResult.objects.filter(
+        status=TaskResultStatus.RUNNING, task_path=recalculation_task.module_path
+    )
+    stale = [row.pk for row in running.only("id", "args_kwargs") if _job_of(row.args_kwargs) in wanted]
+    return DBTaskResult.objects.filter(pk__in=stale, status=TaskResultStatus.RUNNING).update(
+        status=TaskResultStatus.FAILED,
+        finished_at=timezone.now(),
+        exception_class_path=ABANDONED,
+        traceback="The worker stopped while running this task; resume_recalculations enqueued the job again.",
+    )
+
+
+def _job_of(args_kwargs: dict) -> int | None:
+    args = args_kwargs.get("args") or [args_kwargs.get("kwargs", {}).get("job_id")]
+    return args[0] if isinstance(args[0], int) else None

@@ -18,6 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Field, Q
 from django.utils import timezone
@@ -27,7 +28,7 @@ from django.utils.translation import gettext_noop
 from ratings.dwz.replay import adjustment_order, day_start
 from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
 from ratings.exports import spreadsheet_safe
-from ratings.formats.dsb_list import DsbList, ListError, PlayerRow, Problem
+from ratings.formats.dsb_list import DsbList, Limits, ListError, PlayerRow, Problem
 from ratings.models import (
     Club,
     Evaluation,
@@ -966,6 +967,13 @@ def _umstufung(people: list[_Person], report: ImportReport) -> list[int]:
 # --- the import ------------------------------------------------------------------------------------------
 
 
+def list_limits() -> Limits:
+    """The site's limits on a list's unpacked size and packing ratio (the zip bomb guard)."""
+    return Limits(
+        uncompressed=settings.DSB_LIST_MAX_UNCOMPRESSED_BYTES, ratio=settings.DSB_LIST_MAX_COMPRESSION_RATIO
+    )
+
+
 def dsb_list_import(
     *,
     dsb_list: DsbList,
@@ -1064,7 +1072,9 @@ def list_import_run(*, list_import: ListImport, dsb_list_reader=None) -> ListImp
         ListImport.objects.filter(pk=list_import.pk).update(done=done, total=total, summary={"step": label})
 
     try:
-        dsb_list = read_list_bytes(bytes(list_import.data or b""), list_import.file_name)
+        dsb_list = read_list_bytes(
+            bytes(list_import.data or b""), list_import.file_name, limits=list_limits()
+        )
     except ListError as exc:
         list_import.status, list_import.exit_code = ListImportStatus.FAILED, 2
         list_import.summary = {"error": _(exc.template) % exc.params if exc.params else _(exc.template)}

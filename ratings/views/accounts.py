@@ -6,10 +6,13 @@ DJANGO_EMAIL_* variables in production (docs/operations.md).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.urls import reverse, reverse_lazy
+from django.utils.translation import gettext as _
 
 from ratings import permissions
+from ratings.throttle import throttle
 
 
 class LoginView(auth_views.LoginView):
@@ -24,10 +27,33 @@ class LoginView(auth_views.LoginView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
+    """Each POST may send a mail: more than ``PASSWORD_RESET_LIMIT`` from one address in the window answer the
+    form again (429, ``Retry-After``) and send nothing, so a known address cannot be mail-bombed."""
+
     template_name = "registration/password_reset_form.html"
     email_template_name = "registration/password_reset_email.txt"
     subject_template_name = "registration/password_reset_subject.txt"
     success_url = reverse_lazy("ratings:password-reset-done")
+
+    def post(self, request, *args, **kwargs):
+        wait = throttle(
+            request,
+            scope="password-reset",
+            limit=settings.PASSWORD_RESET_LIMIT,
+            window=settings.PASSWORD_RESET_WINDOW,
+        )
+        if wait is None:
+            return super().post(request, *args, **kwargs)
+        form = self.get_form()
+        form.errors.clear()
+        form.add_error(
+            None,
+            _("Zu viele Anfragen von Ihrer Adresse. Bitte in %(minutes)d Minuten noch einmal versuchen.")
+            % {"minutes": -(-wait // 60)},
+        )
+        response = self.render_to_response(self.get_context_data(form=form), status=429)
+        response["Retry-After"] = str(wait)
+        return response
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

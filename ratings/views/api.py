@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from ratings.api_schema import openapi
 from ratings.models import Club
 from ratings.selectors import clubs, lists, players, tournaments
+from ratings.throttle import throttle
 
 
 def _json(data) -> JsonResponse:
@@ -26,10 +28,18 @@ def _error(status: int, message: str) -> JsonResponse:
 
 def api_view(view):
     """GET and HEAD (HEAD: the GET's headers, Content-Length included, without the body); another method is a
-    JSON 405, an unknown object a JSON 404, both with the CORS header."""
+    JSON 405, an unknown object a JSON 404, more than ``API_LIMIT`` requests of one address in ``API_WINDOW``
+    seconds a JSON 429 with ``Retry-After``; all with the CORS header."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        wait = throttle(request, scope="api", limit=settings.API_LIMIT, window=settings.API_WINDOW)
+        if wait is not None:
+            response = _error(
+                429, f"too many requests: at most {settings.API_LIMIT} in {settings.API_WINDOW} s per address"
+            )
+            response["Retry-After"] = str(wait)
+            return response
         if request.method not in ("GET", "HEAD"):
             response = _error(405, "method not allowed: GET and HEAD only")
             response["Allow"] = "GET, HEAD"

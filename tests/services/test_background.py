@@ -8,6 +8,7 @@ import threading
 import pytest
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from ratings.models import (
@@ -19,7 +20,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.services import ratings_verify, recalculate, tournament_delete
-from ratings.services.background import job_run, jobs_resume, recalculation_estimate
+from ratings.services.background import ABANDONED, job_run, jobs_resume, recalculation_estimate
 from tests.builders import random_history, save_tournament, snapshot
 from tests.conftest import examples
 
@@ -282,9 +283,12 @@ def test_a_job_whose_worker_died_is_resumed_and_finishes_clean(settings):
     assert RecalculationJob.objects.get().status == RecalculationJobStatus.RUNNING  # nobody picks it up
 
     call_command("resume_recalculations", verbosity=0)  # on worker start (``make run``)
+    task.refresh_from_db()
+    assert (task.status, task.exception_class_path) == ("FAILED", ABANDONED)  # no longer "running" for ever
     call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
     job.refresh_from_db()
     assert (job.status, job.attempts) == (RecalculationJobStatus.DONE, 2)
+    assert DBTaskResult.objects.exclude(pk=task.pk).get().status == "SUCCESSFUL"
     assert ratings_verify() == []
     call_command("recalculate", verify=True, verbosity=0)  # exit 0: stored state = replay
     assert jobs_resume() == []
@@ -319,3 +323,31 @@ def test_two_background_recalculations_are_serialised_by_the_rating_lock(setting
     assert first.status == second.status == RecalculationJobStatus.DONE
     assert first.finished_at <= second.started_at  # the lock: one after the other, never overlapping
     assert ratings_verify() == []
+
+
+def test_resuming_fails_only_the_running_task_rows_of_the_resumed_jobs():
+    job = RecalculationJob.objects.create(
+        since=datetime.date(2024, 1, 1), status=RecalculationJobStatus.RUNNING
+    )
+    done = RecalculationJob.objects.create(
+        since=datetime.date(2024, 1, 1), status=RecalculationJobStatus.DONE
+    )
+
+    def row(job_id, status, task_path="ratings.tasks.recalculation_task"):
+        return DBTaskResult.objects.create(
+            status=status,
+            args_kwargs={"args": [job_id], "kwargs": {}},
+            task_path=task_path,
+            backend_name="default",
+            run_after=timezone.now(),
+        )
+
+    dead, waiting = row(job.pk, "RUNNING"), row(job.pk, "READY")
+    other_job, other_task = row(done.pk, "RUNNING"), row(job.pk, "RUNNING", "ratings.tasks.list_import_task")
+    assert jobs_resume() == [job.pk]  # the immediate backend of the tests runs it at once
+    statuses = {r.pk: (r.status, r.exception_class_path) for r in DBTaskResult.objects.all()}
+    assert statuses[dead.pk] == ("FAILED", ABANDONED) and statuses[waiting.pk] == ("READY", "")
+    assert statuses[other_job.pk][0] == statuses[other_task.pk][0] == "RUNNING"
+    assert DBTaskResult.objects.get(pk=dead.pk).finished_at is not None
+    job.refresh_from_db()
+    assert job.status == RecalculationJobStatus.DONE

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from ratings.formats.dsb_list import ListError, read_list
 from ratings.management.commands.recalculate import ProgressBar
-from ratings.services.dsb_list import UMSTUFUNG_DATE, dsb_list_import, report_csv
+from ratings.services.dsb_list import UMSTUFUNG_DATE, dsb_list_import, list_limits, report_csv
 
 SHOWN = ("rejected", "difference", "warning", "ended")
 
@@ -50,7 +50,7 @@ class Command(BaseCommand):
         if umstufung and as_of not in (None, UMSTUFUNG_DATE):
             raise CommandError(_("--umstufung 2026 gilt für den Stand 2026-06-08."), returncode=2)
         try:
-            dsb_list = read_list(options["path"])
+            dsb_list = read_list(options["path"], limits=list_limits())
         except ListError as exc:
             message = _(exc.template) % exc.params if exc.params else _(exc.template)
             raise CommandError(message + " " + _("Nichts importiert."), returncode=2) from exc

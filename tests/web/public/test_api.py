@@ -1,6 +1,7 @@
 """JSON API: players, club members, tournaments (values from stored evaluations, spec §14 E2)."""
 
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 
 
@@ -51,6 +52,7 @@ def test_post_is_not_allowed(client, e2):
     assert client.post(reverse("ratings:api-player", args=[e2["player"].key])).status_code == 405
 
 
+@override_settings(API_LIMIT=0)  # the throttle's own queries (its cache table): tests/web/test_throttle.py
 @pytest.mark.parametrize("item_count", [1, 3])
 def test_query_counts(client, populate, django_assert_num_queries, item_count):
     data = populate(item_count)

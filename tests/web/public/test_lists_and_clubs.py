@@ -91,7 +91,8 @@ def test_unknown_ids_are_404(client, db, path):
     ],
 )
 def test_garbage_parameters_never_raise(client, e2, path, params):
-    assert client.get(path, params).status_code == 200
+    nul = any("\x00" in value for value in params.values())  # refused before the view: NulByteMiddleware
+    assert client.get(path, params).status_code == (400 if nul else 200)
 
 
 @pytest.mark.parametrize("item_count", [1, 3])

@@ -173,7 +173,8 @@ GARBAGE = {
 def test_garbage_parameters_never_raise(client, roster, param):
     for value in GARBAGE[param]:
         response = client.get(URL, {param: value})
-        assert response.status_code == 200, (param, value)
+        expected = 400 if "\x00" in value else 200  # NUL: refused before the view (NulByteMiddleware)
+        assert response.status_code == expected, (param, value)
 
 
 @pytest.mark.parametrize("item_count", [1, 3])
