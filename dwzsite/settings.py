@@ -223,8 +223,9 @@ CACHES = {
     "throttle": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "dwz_throttle",
-        # Culling (a third of the rows at the default 300) would drop live counts: one row per address.
-        "OPTIONS": {"MAX_ENTRIES": 100_000},
+        # One row per address and window. Past MAX_ENTRIES a set first deletes the expired rows and only
+        # then a third of the live ones (the default 300 would drop live counts); every set counts the rows.
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
     },
 }
 THROTTLE_CACHE = "throttle"

@@ -206,6 +206,8 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             head = form.save(commit=False)
             warnings = _new_head_warnings(head)
+            if warnings is None:
+                return tournament_gone(request)
             if not confirmed(request.POST, warnings):
                 context.update(warnings_context(warnings), form_id="tournament-head")
                 context.update(form=form, tournament=tournament, later_count=0, trail=_trail(tournament.pk))
@@ -228,17 +230,23 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 _store_report(request, title=_("Turnierkopf gespeichert"), tournament=head, report=report)
                 return redirect("ratings:officer-report")
-        tournament.refresh_from_db()
+        try:
+            tournament.refresh_from_db()
+        except Tournament.DoesNotExist:  # deleted while the officer's save waited
+            return tournament_gone(request)
     players = result_reads.seated_ids(tournament=tournament)
     later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
     context.update(form=form, tournament=tournament, later_count=len(later), trail=_trail(tournament.pk))
     return render(request, "ratings/officer/tournament_form.html", context, status=context.pop("status"))
 
 
-def _new_head_warnings(head: Tournament) -> list:
+def _new_head_warnings(head: Tournament) -> list | None:
     """The plausibility warnings a changed head brings (a new end date, another time control) with the
-    stored participants and games; those the stored head had already were confirmed when it was saved."""
-    stored = Tournament.objects.get(pk=head.pk)
+    stored participants and games; those the stored head had already were confirmed when it was saved.
+    None if the tournament was deleted meanwhile."""
+    stored = Tournament.objects.filter(pk=head.pk).first()
+    if stored is None:
+        return None
     players = [e.player for e in result_reads.entries(tournament=stored)]
     games = result_reads.games(tournament=stored)
     warned = plausibility.tournament_warnings(tournament=stored, players=players, games=games)

@@ -415,6 +415,9 @@ class WritePaths(RuleBasedStateMachine):
         if RecalculationJob.objects.filter(status__in=UNFINISHED).exists():
             assert self.callbacks, "a pending job nobody will run"
             return
+        self._check_replay()
+
+    def _check_replay(self):
         assert ratings_verify() == []
         assert full_snapshot() == replayed_snapshot()
         self.checks += 1
@@ -430,9 +433,17 @@ class WritePathsInTheBackground(WritePaths):
         self.threshold.enable()
 
     def teardown(self):
-        if hasattr(self, "threshold"):
-            self.threshold.disable()
-        super().teardown()
+        """The worker finishes what the last writes left to it: then the stored rows equal a full replay
+        (whether or not the ``worker`` rule ran after them)."""
+        try:
+            if hasattr(self, "players"):
+                self.worker()
+                assert not RecalculationJob.objects.filter(status__in=UNFINISHED).exists()
+                self._check_replay()
+        finally:
+            if hasattr(self, "threshold"):
+                self.threshold.disable()
+            super().teardown()
 
 
 def _settings():
