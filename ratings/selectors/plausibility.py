@@ -35,6 +35,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from ratings import permissions
 from ratings.enums import PAIRING_RESULTS
 from ratings.formats import time_control
 from ratings.models import Game, OfficialRating, Player, Tournament
@@ -116,13 +117,14 @@ def _date_warnings(end: datetime.date, today: datetime.date) -> list[Plausibilit
                 FUTURE_END, _("Das Turnierende %(date)s liegt in der Zukunft.") % {"date": shown}
             )
         ]
-    if end < today - datetime.timedelta(days=365):
+    if not permissions.in_correction_window(end, on=today):  # a year as WO 6.2 counts it (the anniversary)
         return [
             PlausibilityWarning(
                 OLD_END,
                 _(
-                    "Das Turnierende %(date)s liegt mehr als ein Jahr zurück (WO 6.2: kein Anspruch mehr auf "
-                    "Auswertung nach sechs Wochen)."
+                    "Das Turnierende %(date)s liegt mehr als ein Jahr zurück (WO 6.2: sechs Wochen nach dem "
+                    "Ende besteht kein Anspruch mehr auf Auswertung; korrigieren kann es dann nur ein "
+                    "Administrator)."
                 )
                 % {"date": shown},
             )

@@ -226,3 +226,23 @@ def test_the_fingerprint_changes_with_the_warnings():
 def test_the_setting_switches_the_checks(on, settings):
     settings.PLAUSIBILITY_CHECKS = on
     assert bool(codes(head(time_control=""))) is on
+
+
+@pytest.mark.parametrize(
+    ("end", "today", "old"),
+    [
+        (
+            datetime.date(2023, 3, 1),
+            datetime.date(2024, 3, 1),
+            False,
+        ),  # 366 days across 29 Feb: the anniversary
+        (datetime.date(2023, 3, 1), datetime.date(2024, 3, 2), True),
+        (datetime.date(2024, 2, 29), datetime.date(2025, 2, 28), False),  # as WO 6.2's window counts it
+        (datetime.date(2024, 2, 29), datetime.date(2025, 3, 1), True),
+    ],
+)
+def test_a_year_back_is_counted_as_the_correction_window_counts_it(end, today, old):
+    found = p.tournament_warnings(
+        tournament=head(start_date=end, end_date=end), players=[], games=[], today=today
+    )
+    assert (p.OLD_END in [w.code for w in found]) is old
