@@ -159,7 +159,8 @@ class WritePaths(RuleBasedStateMachine):
 
     def _typed_in(self, i: int) -> Player:
         """A player an officer typed in (no DSB id): one with a start value, one member without, one
-        guest; they can be merged into another record."""
+        guest with a FIDE rating (his first DWZ may start from it); they can be merged into another
+        record."""
         p = PlayerFactory(birth_year=1950 + 11 * i)
         if i % 3 == 0:
             adjustment_save(
@@ -167,6 +168,8 @@ class WritePaths(RuleBasedStateMachine):
             )
         elif i % 3 == 1:
             Membership.objects.create(player=p, club=self.club, member_number=f"{next(self.numbers):04d}")
+        else:
+            adjustment_save(adjustment=RatingAdjustment(player=p, kind=AdjustmentKind.START, fide_elo=1900))
         return p
 
     def _write(self, work):
