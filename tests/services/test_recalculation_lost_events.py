@@ -106,3 +106,21 @@ def test_a_tournament_moved_before_one_that_did_not_change_its_players():
     y.start_date = y.end_date = DAY - datetime.timedelta(days=3)
     tournament_save(tournament=y)
     assert ratings_verify() == []
+
+
+def test_a_correction_moved_from_before_a_players_first_tournament_to_after_it():
+    """Without the correction p enters T without a DWZ. His stored row in T still has the corrected DWZ as
+    input: his state before the correction's old place comes from his history, not from that row (found
+    by the write-path state machine)."""
+    p = player()  # no DWZ
+    others = [player(dwz=1500 + 100 * i, index=5) for i in range(4)]
+    correction = RatingAdjustment(
+        player=p, kind=AdjustmentKind.CORRECTION, date=DAY - datetime.timedelta(days=5), dwz=1644, index=28
+    )
+    adjustment_save(adjustment=correction)
+    field = [p, *others]
+    save_tournament(field, round_robin(field, random.Random(3)), end=DAY)
+    assert ratings_verify() == []
+    correction.date = DAY + datetime.timedelta(days=10)
+    adjustment_save(adjustment=correction)
+    assert ratings_verify() == []

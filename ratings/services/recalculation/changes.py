@@ -302,7 +302,9 @@ def replay_reach(
     dirty_pks |= adjusted
     hot = dirty_pks | reset_pks
     resumed = {pk for _, pks in changes.unfinished for pk in pks}
-    frontier.from_history = resumed
+    # A dated adjustment that moved away is no longer stored at its old place: the players' stored rows from
+    # there on still count it, so their state at ``since`` comes from their history before it.
+    frontier.from_history = resumed | {pk for _, pks in changes.lost for pk in pks}
     losing = {pk for pks in lost.values() for pk in pks}
     frontier.track(hot | resumed | losing | {int(p) for ev in seeds for p, _ in ev.players})
     frontier.dirty = {engine_id(pk) for pk in hot}
