@@ -8,10 +8,13 @@ import os
 import random
 import subprocess
 import sys
+import threading
+from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 
 from ratings.enums import AdjustmentKind, ResultCode
 from ratings.models import (
@@ -25,7 +28,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.officer import OfficerScope
-from ratings.services import adjustment_save, tournament_save
+from ratings.services import adjustment_save, lock_ratings, tournament_save
 from tests.factories import MembershipFactory, PlayerFactory
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -279,3 +282,28 @@ def collect_errors(page):
     page.on("console", lambda msg: msg.type == "error" and errors.append(msg.text))
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return errors
+
+
+@contextmanager
+def holding_rating_lock():
+    """Another connection holds the rating lock for as long as the block runs (transactional tests on
+    PostgreSQL: SQLite's shared-cache test database refuses at once instead of waiting)."""
+    taken, release = threading.Event(), threading.Event()
+
+    def hold():
+        try:
+            with transaction.atomic():
+                lock_ratings()
+                taken.set()
+                release.wait(60)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert taken.wait(10)
+        yield
+    finally:
+        release.set()
+        holder.join()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import random
-import threading
 import time
 
 import pytest
@@ -26,11 +25,11 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services import lock_ratings, tournament_delete, tournament_save
+from ratings.services import tournament_delete, tournament_save
 from ratings.services.preview import later_after_delete, later_after_save, preview_tournament
 from ratings.services.recalculation import reach_of_delete, reach_of_save
 from ratings.services.recalculation.load import load_tournament_events, unsaved_tournament_event
-from tests.builders import player, random_history, round_robin, save_tournament, snapshot
+from tests.builders import holding_rating_lock, player, random_history, round_robin, save_tournament, snapshot
 from tests.conftest import examples
 
 FLIP = {"1-0": "0-1", "0-1": "1/2-1/2", "1/2-1/2": "1-0"}
@@ -235,21 +234,7 @@ def test_a_preview_runs_while_another_connection_holds_the_rating_lock():
         later_after_save(tournament=target, players=players, games=games),
         later_after_delete(tournament=target),
     )
-    taken, release = threading.Event(), threading.Event()
-
-    def hold():
-        try:
-            with transaction.atomic():
-                lock_ratings()
-                taken.set()
-                release.wait(60)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert taken.wait(10)
+    with holding_rating_lock():
         started = time.monotonic()
         with override_settings(RATING_LOCK_TIMEOUT=3):
             found = (
@@ -257,9 +242,6 @@ def test_a_preview_runs_while_another_connection_holds_the_rating_lock():
                 later_after_delete(tournament=target),
             )
         elapsed = time.monotonic() - started
-    finally:
-        release.set()
-        holder.join()
     assert found == expected
     assert expected[0] is not None and expected[0][0]
     assert elapsed < 2, elapsed  # never waited for the lock (it would have for 3 s, then failed)

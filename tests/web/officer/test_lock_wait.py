@@ -1,15 +1,12 @@
 """Issue 9 §2: a save that cannot get the rating lock in time answers "Bitte gleich noch einmal" (503) with
 the officer's input kept, never a 500."""
 
-import threading
-
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.urls import reverse
 
 from ratings.models import Game
-from ratings.services import lock_ratings
-from tests.builders import grid_data, head_data
+from tests.builders import grid_data, head_data, holding_rating_lock
 
 RESULTS = {(0, 1): "1", (0, 2): "1", (1, 2): "5"}
 
@@ -17,23 +14,8 @@ RESULTS = {(0, 1): "1", (0, 2): "1", (1, 2): "5"}
 @pytest.fixture
 def lock_held():
     """Another connection holds the rating lock until the test is done."""
-    taken, release = threading.Event(), threading.Event()
-
-    def hold():
-        try:
-            with transaction.atomic():
-                lock_ratings()
-                taken.set()
-                release.wait(30)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=hold)
-    thread.start()
-    assert taken.wait(10)
-    yield
-    release.set()
-    thread.join()
+    with holding_rating_lock():
+        yield
 
 
 @pytest.mark.skipif(
