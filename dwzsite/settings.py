@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "ratings",
+    "leagues",
 ]
 
 # Background work (a DSB list import): stored in the database, run by `manage.py db_worker` (`make run`
