@@ -626,7 +626,8 @@ class _Reader:
             t_uuid, label, kind.upper(), rounds, start, end, location, time_control, url, age_class, notes
         )
 
-    def player(self, el: etree._Element) -> Player | None:
+    def player(self, el: etree._Element) -> tuple[int | None, Player | None]:
+        """(start number, player); the player is None where an element of it has an error."""
         found = self.children(el, PLAYER_ELEMENTS)
         errors = len(self.errors)
         number = self.integer(el, found, "tournamentPlayerNumber", 1, required=True)
@@ -686,8 +687,8 @@ class _Reader:
             )
             sex = ""
         if number is None or len(self.errors) > errors:
-            return None
-        return Player(
+            return number, None
+        return number, Player(
             number=number,
             surname=surname,
             forename=forename,
@@ -708,7 +709,7 @@ class _Reader:
         el: etree._Element,
         found: Mapping[str, etree._Element],
         colour: str,
-        known: Mapping[int, Player],
+        known: Mapping[int, int | None],
     ) -> tuple[int | None, bool]:
         """(start number or None, readable) of one side of a game."""
         number_name, none_name = f"tournamentPlayerNumber{colour}", f"none{colour}Player"
@@ -757,7 +758,7 @@ class _Reader:
             return None, False
         return number, True
 
-    def game(self, el: etree._Element, known: Mapping[int, Player], rounds: int | None) -> Game | None:
+    def game(self, el: etree._Element, known: Mapping[int, int | None], rounds: int | None) -> Game | None:
         found = self.children(el, GAME_ELEMENTS)
         errors = len(self.errors)
         rnd = self.integer(el, found, "round", 1, required=True)
@@ -887,7 +888,7 @@ def parse(data: bytes) -> Report:
     tournament = rd.tournament(parts["tournament"]) if "tournament" in parts else None
 
     players: list[Player] = []
-    known: dict[int, Player] = {}
+    known: dict[int, int | None] = {}  # start number -> line
     if "players" in parts:
         player_els = [c for c in parts["players"] if isinstance(c.tag, str)]
         for child in player_els:
@@ -900,20 +901,21 @@ def parse(data: bytes) -> Report:
                     parent="players",
                 )
                 continue
-            player = rd.player(child)
-            if player is None:
+            number, player = rd.player(child)
+            if number is None:
                 continue
-            if player.number in known:
+            if number in known:
                 rd.error(
                     child,
                     "tournamentPlayerNumber",
                     gettext_noop("Startnummer %(number)s doppelt (auch Zeile %(other)s)."),
-                    number=player.number,
-                    other=known[player.number].line,
+                    number=number,
+                    other=known[number],
                 )
                 continue
-            known[player.number] = player
-            players.append(player)
+            known[number] = child.sourceline  # a player with errors still is a known start number
+            if player is not None:
+                players.append(player)
         if not any(_local(c) == "player" for c in player_els):
             rd.error(parts["players"], "players", gettext_noop("<players> enthält keinen <player>."))
 
