@@ -293,8 +293,9 @@ def sender_text(organisation: str, officer: str) -> str:
 
 
 def last_game_day(games: Iterable[Game]) -> datetime.date | None:
-    """The day of the last game played (WO 2.2.3): the ``endDate`` when the games carry their dates."""
-    days = [g.date for g in games if g.date is not None and not g.is_bye]
+    """The last day of a game or round in the report (WO 2.2.3; the NSV's "latest game date"): the
+    ``endDate`` when the games carry their dates. Forfeits and byes count, as their round was that day."""
+    days = [g.date for g in games if g.date is not None]
     return max(days) if days else None
 
 
@@ -385,6 +386,8 @@ _DATE_DMY = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
 _CLM_DATETIME = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
 _DSB_ID = re.compile(r"(?:NU|FI)\d{1,12}|\d{1,12}")
 _VKZ = re.compile(r"[0-9A-Z]{5}")
+# Characters XML 1.0 forbids even escaped: C0 controls but tab, CR, LF; surrogates; U+FFFE, U+FFFF.
+_XML_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def _date(text: str) -> datetime.date | None:
@@ -982,6 +985,27 @@ def _check(report: Report) -> tuple[list[Problem], list[Problem]]:
                 {"end": t.end_date.isoformat(), "start": t.start_date.isoformat()},
             )
         )
+    h = report.header
+    texts: list[tuple[int | None, str, str]] = [
+        (None, "sender", h.sender),
+        (None, "system", h.system),
+        (None, "label", t.label),
+        (None, "timecontrol", t.time_control),
+        (None, "location", t.location),
+        (None, "notes", t.notes),
+    ]
+    for p in report.players:
+        texts += [(p.line, "surname", p.surname), (p.line, "forename", p.forename), (p.line, "club", p.club)]
+    for line, name, text in texts:
+        if _XML_UNSAFE.search(text):
+            fatal.append(
+                Problem(
+                    line,
+                    name,
+                    gettext_noop("„%(value)s“ enthält Zeichen, die XML nicht erlaubt (Steuerzeichen)."),
+                    {"value": _XML_UNSAFE.sub("?", text)},
+                )
+            )
     if not report.players:
         fatal.append(Problem(None, "players", gettext_noop("Der Bericht enthält keinen Spieler.")))
     numbers: dict[int, Player] = {}
@@ -1122,6 +1146,22 @@ def _check(report: Report) -> tuple[list[Problem], list[Problem]]:
                         {"round": g.round, "value": point},
                     )
                 )
+        if g.date is not None and not t.start_date <= g.date <= t.end_date:
+            advice.append(
+                Problem(
+                    g.line,
+                    "date",
+                    gettext_noop(
+                        "Runde %(round)s: das Datum %(date)s liegt nicht zwischen %(start)s und %(end)s."
+                    ),
+                    {
+                        "round": g.round,
+                        "date": g.date.isoformat(),
+                        "start": t.start_date.isoformat(),
+                        "end": t.end_date.isoformat(),
+                    },
+                )
+            )
         if g.round < 1:
             fatal.append(
                 Problem(g.line, "round", gettext_noop("Runde %(round)s ist ungültig."), {"round": g.round})
@@ -1135,11 +1175,7 @@ def _check(report: Report) -> tuple[list[Problem], list[Problem]]:
                     {"round": g.round, "rounds": t.rounds},
                 )
             )
-    last = (
-        last_game_day(report.games)
-        if all(p in POINTS for g in report.games for p in (g.point_white, g.point_black))
-        else None
-    )
+    last = last_game_day(report.games)
     if last is not None and last != t.end_date:
         advice.append(
             Problem(

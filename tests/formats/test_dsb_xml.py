@@ -798,11 +798,12 @@ def test_check_lists_every_problem():
         "<tournamentPlayerNumber>: Startnummer 2 ist doppelt vergeben (Weiß, Anna und Schulz, Eva).",
         "<tournamentPlayerNumberBlack>: Runde 1: Startnummer 7 ist nicht in der Spielerliste.",
         "<dsbId>: Müller, Jörg und Weiß, Anna haben dieselbe DSB-ID NU42.",
+        "<date>: Runde 1: das Datum 2026-05-09 liegt nicht zwischen 2026-05-02 und 2026-05-02.",
         "<endDate>: Das Ende 2026-05-02 ist nicht der Tag der letzten Partie (2026-05-09).",
     ]
     with pytest.raises(DsbXmlError) as exc:
         write(dataclasses.replace(r, players=players, games=games))
-    assert len(exc.value.problems) == 3 and len(exc.value.warnings) == 2
+    assert len(exc.value.problems) == 3 and len(exc.value.warnings) == 3
 
 
 def test_check_advice_does_not_block_the_writer():
@@ -831,3 +832,22 @@ def test_exporter_helpers():
     assert dsb_xml.sender_text("Schachbezirk Ulm", "Eva Schulz") == "Schachbezirk Ulm - Eva Schulz"
     assert dsb_xml.sender_text("", "Eva Schulz") == "Eva Schulz"
     assert dsb_xml.last_game_day(()) is None
+
+
+def test_check_game_date_outside_the_tournament_and_control_characters():
+    r = _report()
+    games = (dataclasses.replace(r.games[0], date=datetime.date(2026, 4, 30)),)
+    assert check(dataclasses.replace(r, games=games)) == [
+        "<date>: Runde 1: das Datum 2026-04-30 liegt nicht zwischen 2026-05-02 und 2026-05-02.",
+        "<endDate>: Das Ende 2026-05-02 ist nicht der Tag der letzten Partie (2026-04-30).",
+    ]
+    bad = dataclasses.replace(r, tournament=dataclasses.replace(r.tournament, label="Mai\x0bturnier"))
+    assert check(bad) == ["<label>: „Mai?turnier“ enthält Zeichen, die XML nicht erlaubt (Steuerzeichen)."]
+    with pytest.raises(DsbXmlError):
+        write(bad)
+
+
+def test_bye_and_forfeit_dates_count_for_the_end_date():
+    r = _report()
+    games = (*r.games, Game(1, 1, None, "+", "-", datetime.date(2026, 5, 2)))
+    assert dsb_xml.last_game_day(games) == datetime.date(2026, 5, 2) and check(r) == []
