@@ -427,6 +427,8 @@ def _point(text: str) -> str | None:
         value = Decimal(text)
     except InvalidOperation:
         return None
+    if not value.is_finite():
+        return None
     for code in ("1", "0.5", "0"):
         if value == Decimal(code):
             return code

@@ -572,7 +572,7 @@ def test_end_before_start():
     ]
 
 
-@pytest.mark.parametrize("score", ["2", "remis", "1:0", ""])
+@pytest.mark.parametrize("score", ["2", "remis", "1:0", "", "sNaN", "Infinity"])
 def test_bad_score(score):
     text = doc(games=GAME.replace("<pointBlack>0</pointBlack>", f"<pointBlack>{score}</pointBlack>"))
     with pytest.raises(DsbXmlError) as exc:
