@@ -17,6 +17,7 @@ MODULES = [
     PACKAGE / "pairing_input.py",
     PACKAGE / "result_entry.py",
     PACKAGE / "time_control.py",
+    PACKAGE / "dsb_xml.py",
 ]
 
 
