@@ -284,14 +284,14 @@ def _load(as_of: datetime.date) -> dict[int, _Player]:
         players[pk].older.append((_window_end(week, day), official[0], official[1], week))
     events: dict[int, list[_Event]] = defaultdict(list)
     adjustments = RatingAdjustment.objects.filter(player_id__in=ids).exclude(date__gt=as_of)
-    for pk, adj, kind, day, dwz, index in adjustments.values_list(
+    for pk, adj, kind, date, dwz, index in adjustments.values_list(
         "player_id", "pk", "kind", "date", "dwz", "index"
     ):
-        if kind == AdjustmentKind.START or day is None:
+        if kind == AdjustmentKind.START or date is None:
             if dwz is not None:  # a start value of an Elo only: no DWZ
                 events[pk].append(_Event(_START_KEY, dwz, index or 0, None))
             continue
-        events[pk].append(_Event((day, 0, 0, "", adj), dwz, index or 0, None, day))
+        events[pk].append(_Event((date, 0, 0, "", adj), dwz, index or 0, None, date))
     evaluations = Evaluation.objects.filter(player_id__in=ids, end_date__lte=as_of).setting_rating()
     for pk, tid, end, suffix, dwz, index in evaluations.values_list(
         "player_id", "tournament_id", "end_date", "code_suffix", "dwz_new", "index_new"
@@ -422,12 +422,12 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
             for pk in open_:
                 named[pk] = ([], Evidence.NONE)
             break
-        key, pk, tid, evidence = best
-        parted[pk] = key
-        named[pk] = ([tid] if tid is not None else [], evidence)
-        if tid is not None:
-            roots[tid] = roots.get(tid, 0) + 1
-        open_.discard(pk)
+        key, root_player, root_tournament, evidence = best
+        parted[root_player] = key
+        named[root_player] = ([root_tournament] if root_tournament is not None else [], evidence)
+        if root_tournament is not None:
+            roots[root_tournament] = roots.get(root_tournament, 0) + 1
+        open_.discard(root_player)
 
     tournament_ids = {t for ids, _ev in named.values() for t in ids}
     tournament_ids |= {e.tournament for e in last_agreement.values() if e is not None and e.tournament}
