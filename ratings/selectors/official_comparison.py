@@ -115,6 +115,7 @@ class Evidence(enum.StrEnum):
     COUNT = "count"  # among his evaluations beyond the DSB's index count
     SPREAD = "spread"  # a co-participant's chain had parted before it
     SHARED = "shared"  # another differing player parts in it, too
+    CONSISTENT = "consistent"  # the first where his chain may part without reaching a player who agrees
     LAST_AGREEMENT = "last_agreement"  # the last tournament where he met a player who agrees
     LAST = "last"  # his last tournament in the window (nothing better known)
     NONE = "none"  # no tournament to name
@@ -394,18 +395,18 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
 
     # CHAIN_PARTS: spread, then roots, until every one has a tournament.
     chain = sorted(pk for pk, c in cause.items() if c == Cause.CHAIN_PARTS)
-    floor = {pk: (last_agreement[pk].key if last_agreement[pk] else bound[pk]) for pk in chain}  # type: ignore[union-attr]
+    floor = {pk: (agreed.key if (agreed := last_agreement[pk]) else bound[pk]) for pk in chain}
     allowed = {pk: [e for e in candidates[pk] if e.key >= floor[pk]] for pk in chain}
-    open_ = set(chain)
-    roots: dict[int, int] = {}  # tournament of each root -> players rooted there (count)
-    order = sorted(
-        {e.tournament: e.key for pk in chain for e in allowed[pk] if e.tournament is not None}.items(),
+    involved = sorted(
+        {tid: key_of[tid] for tid, pks in participants.items() if any(q in cause for q in pks)}.items(),
         key=lambda item: item[1],
     )
+    open_ = set(chain)
+    rooted: set[int] = set()  # tournaments where a root lies
     while open_:
-        for tid, key in order:  # spread, in evaluation order
+        for tid, key in involved:  # spread, in evaluation order
             for pk in participants[tid]:
-                if pk not in open_ or not any(e.tournament == tid for e in allowed[pk]):
+                if pk not in open_ or key < floor[pk] or not any(e.tournament == tid for e in allowed[pk]):
                     continue
                 if any(q != pk and q in parted and parted[q] < key for q in participants[tid]):
                     parted[pk] = key
@@ -413,9 +414,9 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
                     open_.discard(pk)
         if not open_:
             break
-        best: tuple[OrderKey, int, int | None, Evidence] | None = None
+        best: tuple[OrderKey, int, int, Evidence] | None = None
         for pk in sorted(open_):
-            root = _root(pk, allowed[pk], participants, open_, allowed, roots, last_agreement[pk])
+            root = _root(pk, allowed, participants, open_, rooted, last_agreement[pk], involved, cause)
             if root is not None and (best is None or (root[0], pk) < (best[0], best[1])):
                 best = (root[0], pk, root[1], root[2])
         if best is None:  # no candidate at all: an adjustment or start value differs
@@ -424,9 +425,8 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
             break
         key, root_player, root_tournament, evidence = best
         parted[root_player] = key
-        named[root_player] = ([root_tournament] if root_tournament is not None else [], evidence)
-        if root_tournament is not None:
-            roots[root_tournament] = roots.get(root_tournament, 0) + 1
+        named[root_player] = ([root_tournament], evidence)
+        rooted.add(root_tournament)
         open_.discard(root_player)
 
     tournament_ids = {t for ids, _ev in named.values() for t in ids}
@@ -457,21 +457,47 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
     return _Analysis(as_of, players, differences, refs)
 
 
-def _root(pk, allowed_events, participants, open_, allowed, roots, agreed):
-    """(key, tournament, evidence) where an unexplained player's own change lies (step 4), or None."""
-    if not allowed_events:
+# Candidates a root is looked for among (per player; the check of each walks the differing players'
+# tournaments after it).
+ROOT_CANDIDATES = 50
+
+
+def _admissible(pk, key, involved, participants, cause) -> bool:
+    """Whether his chain may part at ``key``: spreading from there (step 3) reaches no player who agrees."""
+    tainted = {pk: key}
+    for tid, at in involved:
+        if at <= key:
+            continue
+        players = participants[tid]
+        if not any(q in tainted and tainted[q] < at for q in players):
+            continue
+        for q in players:
+            if q not in tainted:
+                if q not in cause:
+                    return False
+                tainted[q] = at
+    return True
+
+
+def _root(pk, allowed, participants, open_, rooted, agreed, involved, cause):
+    """(key, tournament, evidence) where an unexplained player's own change lies (step 4), or None: the
+    first candidate that reaches no player who agrees (``_admissible``) and that he shares with another
+    unexplained or rooted player; else the first such candidate; else his last agreement or candidate."""
+    events = allowed[pk]
+    if not events:
         return None
-    for e in allowed_events:
+    fitting = [e for e in events[:ROOT_CANDIDATES] if _admissible(pk, e.key, involved, participants, cause)]
+    for e in fitting:
         tid = e.tournament
-        shared = roots.get(tid, 0) > 0 or any(
+        if tid in rooted or any(
             q != pk and q in open_ and any(x.tournament == tid for x in allowed[q]) for q in participants[tid]
-        )
-        if shared:
+        ):
             return e.key, tid, Evidence.SHARED
-    if agreed is not None and agreed in allowed_events:
+    if fitting:
+        return fitting[0].key, fitting[0].tournament, Evidence.CONSISTENT
+    if agreed is not None and agreed in events:
         return agreed.key, agreed.tournament, Evidence.LAST_AGREEMENT
-    last = allowed_events[-1]
-    return last.key, last.tournament, Evidence.LAST
+    return events[-1].key, events[-1].tournament, Evidence.LAST
 
 
 def _label(ref: TournamentRef) -> str:
