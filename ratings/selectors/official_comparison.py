@@ -116,8 +116,6 @@ class Evidence(enum.StrEnum):
     SPREAD = "spread"  # a co-participant's chain had parted before it
     SHARED = "shared"  # another differing player parts in it, too
     CONSISTENT = "consistent"  # the first where his chain may part without reaching a player who agrees
-    LAST_AGREEMENT = "last_agreement"  # the last tournament where he met a player who agrees
-    LAST = "last"  # his last tournament in the window (nothing better known)
     NONE = "none"  # no tournament to name
 
 
@@ -360,7 +358,8 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
         ]
         last_agreement[pk] = None
         for e in candidates[pk]:
-            if any(q != pk and q not in cause for q in participants[e.tournament or 0]):
+            others = [q for q in participants[e.tournament or 0] if q != pk]
+            if others and 2 * sum(1 for q in others if q not in cause) >= len(others):
                 last_agreement[pk] = e
 
     named: dict[int, tuple[list[int], Evidence]] = {}
@@ -387,10 +386,11 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
         named[pk] = ([e.tournament for e in chosen if e.tournament is not None], evidence)
         parted[pk] = chosen[0].key
 
-    # DSB_EXTRA: after his last agreement (or his bound).
+    # DSB_EXTRA: after his last agreement; without one the point is unknown (it spreads nowhere).
     for pk in (pk for pk, c in cause.items() if c == Cause.DSB_EXTRA):
         agreed = last_agreement[pk]
-        parted[pk] = agreed.key if agreed is not None else bound[pk]
+        if agreed is not None:
+            parted[pk] = agreed.key
         named[pk] = ([], Evidence.NONE)
 
     # CHAIN_PARTS: spread, then roots, until every one has a tournament.
@@ -402,11 +402,15 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
         key=lambda item: item[1],
     )
     open_ = set(chain)
-    rooted: set[int] = set()  # tournaments where a root lies
+    sharing: dict[int, set[int]] = defaultdict(set)  # tournament -> chain players who may part there
+    for pk in chain:
+        for e in allowed[pk]:
+            sharing[e.tournament or 0].add(pk)
+    roots = {pk: _root(pk, allowed[pk], participants, cause, sharing) for pk in chain}
     while open_:
         for tid, key in involved:  # spread, in evaluation order
             for pk in participants[tid]:
-                if pk not in open_ or key < floor[pk] or not any(e.tournament == tid for e in allowed[pk]):
+                if pk not in open_ or pk not in sharing[tid]:
                     continue
                 if any(q != pk and q in parted and parted[q] < key for q in participants[tid]):
                     parted[pk] = key
@@ -414,19 +418,16 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
                     open_.discard(pk)
         if not open_:
             break
-        best: tuple[OrderKey, int, int, Evidence] | None = None
-        for pk in sorted(open_):
-            root = _root(pk, allowed, participants, open_, rooted, last_agreement[pk], involved, cause)
-            if root is not None and (best is None or (root[0], pk) < (best[0], best[1])):
-                best = (root[0], pk, root[1], root[2])
-        if best is None:  # no candidate at all: an adjustment or start value differs
+        best = sorted((root.key, pk) for pk in open_ if (root := roots[pk]) is not None)
+        if not best:  # no candidate at all: an adjustment or start value differs
             for pk in open_:
                 named[pk] = ([], Evidence.NONE)
             break
-        key, root_player, root_tournament, evidence = best
-        parted[root_player] = key
-        named[root_player] = ([root_tournament], evidence)
-        rooted.add(root_tournament)
+        root_player = best[0][1]
+        picked = roots[root_player]
+        assert picked is not None
+        parted[root_player] = picked.key
+        named[root_player] = ([picked.tournament], picked.evidence)
         open_.discard(root_player)
 
     tournament_ids = {t for ids, _ev in named.values() for t in ids}
@@ -457,47 +458,29 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
     return _Analysis(as_of, players, differences, refs)
 
 
-# Candidates a root is looked for among (per player; the check of each walks the differing players'
-# tournaments after it).
-ROOT_CANDIDATES = 50
+@dataclass(frozen=True, slots=True)
+class _Root:
+    rank: tuple
+    key: OrderKey
+    tournament: int
+    evidence: Evidence
 
 
-def _admissible(pk, key, involved, participants, cause) -> bool:
-    """Whether his chain may part at ``key``: spreading from there (step 3) reaches no player who agrees."""
-    tainted = {pk: key}
-    for tid, at in involved:
-        if at <= key:
-            continue
-        players = participants[tid]
-        if not any(q in tainted and tainted[q] < at for q in players):
-            continue
-        for q in players:
-            if q not in tainted:
-                if q not in cause:
-                    return False
-                tainted[q] = at
-    return True
-
-
-def _root(pk, allowed, participants, open_, rooted, agreed, involved, cause):
-    """(key, tournament, evidence) where an unexplained player's own change lies (step 4), or None: the
-    first candidate that reaches no player who agrees (``_admissible``) and that he shares with another
-    unexplained or rooted player; else the first such candidate; else his last agreement or candidate."""
-    events = allowed[pk]
-    if not events:
-        return None
-    fitting = [e for e in events[:ROOT_CANDIDATES] if _admissible(pk, e.key, involved, participants, cause)]
-    for e in fitting:
-        tid = e.tournament
-        if tid in rooted or any(
-            q != pk and q in open_ and any(x.tournament == tid for x in allowed[q]) for q in participants[tid]
-        ):
-            return e.key, tid, Evidence.SHARED
-    if fitting:
-        return fitting[0].key, fitting[0].tournament, Evidence.CONSISTENT
-    if agreed is not None and agreed in events:
-        return agreed.key, agreed.tournament, Evidence.LAST_AGREEMENT
-    return events[-1].key, events[-1].tournament, Evidence.LAST
+def _root(pk, events, participants, cause, sharing) -> _Root | None:
+    """Where an unexplained player's own change most likely lies (step 4): among his candidates, the one
+    after which he meets the most players who differ less those who agree (had his chain parted there, they
+    would all differ; a few may agree by rounding), then one he shares with another player with the same
+    cause (a game's two players), then the earliest. None without candidates."""
+    best: _Root | None = None
+    for i, e in enumerate(events):
+        tid = e.tournament or 0
+        met = {q for later in events[i + 1 :] for q in participants[later.tournament or 0] if q != pk}
+        agree = sum(1 for q in met if q not in cause)
+        shared = len(sharing[tid]) > 1
+        rank = (2 * agree - len(met), not shared, e.key)
+        if best is None or rank < best.rank:
+            best = _Root(rank, e.key, tid, Evidence.SHARED if shared else Evidence.CONSISTENT)
+    return best
 
 
 def _label(ref: TournamentRef) -> str:
