@@ -122,6 +122,7 @@ class Evidence(enum.StrEnum):
 class Agreement(enum.StrEnum):
     CONFIRMED = "confirmed"  # bestätigt
     DIFFERS = "differs"  # abweichend
+    UNCLEAR = "unclear"  # unklar: a player of it differs, but from where is not known
     PENDING = "pending"  # offen
 
 
@@ -391,17 +392,19 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
         agreed = last_agreement[pk]
         if agreed is not None:
             parted[pk] = agreed.key
+        elif bound[pk] > _START_KEY:
+            parted[pk] = bound[pk]
         named[pk] = ([], Evidence.NONE)
 
     # CHAIN_PARTS: spread, then roots, until every one has a tournament.
     chain = sorted(pk for pk, c in cause.items() if c == Cause.CHAIN_PARTS)
-    floor = {pk: (agreed.key if (agreed := last_agreement[pk]) else bound[pk]) for pk in chain}
-    allowed = {pk: [e for e in candidates[pk] if e.key >= floor[pk]] for pk in chain}
+    allowed = {pk: candidates[pk] for pk in chain}
     involved = sorted(
         {tid: key_of[tid] for tid, pks in participants.items() if any(q in cause for q in pks)}.items(),
         key=lambda item: item[1],
     )
     open_ = set(chain)
+    rooted: set[int] = set()
     sharing: dict[int, set[int]] = defaultdict(set)  # tournament -> chain players who may part there
     for pk in chain:
         for e in allowed[pk]:
@@ -418,17 +421,34 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
                     open_.discard(pk)
         if not open_:
             break
-        best = sorted((root.key, pk) for pk in open_ if (root := roots[pk]) is not None)
+        best = sorted((root.rank, pk) for pk in open_ if (root := roots[pk]) is not None)
         if not best:  # no candidate at all: an adjustment or start value differs
             for pk in open_:
                 named[pk] = ([], Evidence.NONE)
             break
-        root_player = best[0][1]
-        picked = roots[root_player]
+        picked = roots[best[0][1]]
         assert picked is not None
-        parted[root_player] = picked.key
-        named[root_player] = ([picked.tournament], picked.evidence)
-        open_.discard(root_player)
+        for pk in sorted(open_):  # he and whoever else has his root there (a game's two players)
+            root = roots[pk]
+            if root is not None and root.tournament == picked.tournament:
+                parted[pk] = root.key
+                named[pk] = ([root.tournament], root.evidence)
+                open_.discard(pk)
+        rooted.add(picked.tournament)
+    # A game's two players: one of them may have been explained by a spread after the tournament where
+    # the other's root lies; if that root fits him as well (his later co-participants differ rather than
+    # agree), it is his.
+    for pk in chain:
+        root = roots[pk]
+        if root is None or named[pk][1] != Evidence.SPREAD:
+            continue
+        for e in allowed[pk]:
+            if e.key >= parted[pk]:
+                break
+            if e.tournament in rooted and root.scores.get(e.tournament or 0, 1) <= 0:
+                parted[pk] = e.key
+                named[pk] = ([e.tournament or 0], Evidence.SHARED)
+                break
 
     tournament_ids = {t for ids, _ev in named.values() for t in ids}
     tournament_ids |= {e.tournament for e in last_agreement.values() if e is not None and e.tournament}
@@ -464,6 +484,7 @@ class _Root:
     key: OrderKey
     tournament: int
     evidence: Evidence
+    scores: dict[int, int]  # of each candidate tournament (lower: better)
 
 
 def _root(pk, events, participants, cause, sharing) -> _Root | None:
@@ -472,14 +493,16 @@ def _root(pk, events, participants, cause, sharing) -> _Root | None:
     would all differ; a few may agree by rounding), then one he shares with another player with the same
     cause (a game's two players), then the earliest. None without candidates."""
     best: _Root | None = None
+    scores: dict[int, int] = {}
     for i, e in enumerate(events):
         tid = e.tournament or 0
         met = {q for later in events[i + 1 :] for q in participants[later.tournament or 0] if q != pk}
         agree = sum(1 for q in met if q not in cause)
         shared = len(sharing[tid]) > 1
-        rank = (2 * agree - len(met), not shared, e.key)
+        scores[tid] = 2 * agree - len(met)
+        rank = (scores[tid], not shared, e.key)
         if best is None or rank < best.rank:
-            best = _Root(rank, e.key, tid, Evidence.SHARED if shared else Evidence.CONSISTENT)
+            best = _Root(rank, e.key, tid, Evidence.SHARED if shared else Evidence.CONSISTENT, scores)
     return best
 
 
@@ -575,10 +598,11 @@ def compare_official(
     return Comparison(as_of=analysis.as_of, compared=compared, differences=tuple(chosen))
 
 
-def _implicates(difference: Difference, key: OrderKey) -> bool:
-    """Whether the difference reaches the tournament at ``key`` (one of his, in his window)."""
-    if difference.parted_after is None:  # unknown (his adjustment or start value): all of them
-        return True
+def _implicates(difference: Difference, key: OrderKey) -> bool | None:
+    """Whether the difference reaches the tournament at ``key`` (one of his, in his window); None: unknown
+    (a DSB_EXTRA without a known point, a start value or adjustment)."""
+    if difference.parted_after is None:
+        return None
     if difference.cause == Cause.DSB_EXTRA:  # his chain differs after his last agreement
         return key > difference.parted_after
     return key >= difference.parted_after  # his named tournament and every later one
@@ -604,6 +628,7 @@ def tournament_agreement(
     verdicts = {}
     for tid in ids:
         found: list[Difference] = []
+        unclear: list[Difference] = []
         covered, pending = 0, False
         for pk, key in rated.get(tid, []):
             p = analysis.players.get(pk)
@@ -614,10 +639,15 @@ def tournament_agreement(
                 continue
             covered += 1
             d = analysis.differences.get(pk)
-            if d is not None and _implicates(d, key):
-                found.append(d)
+            reaches = None if d is None else _implicates(d, key)
+            if reaches:
+                found.append(d)  # type: ignore[arg-type]
+            elif reaches is None and d is not None:
+                unclear.append(d)
         if found:
             state = Agreement.DIFFERS
+        elif unclear:
+            state, found = Agreement.UNCLEAR, unclear
         elif pending or not covered:
             state = Agreement.PENDING
         else:
