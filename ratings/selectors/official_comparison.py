@@ -399,56 +399,50 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
     # CHAIN_PARTS: spread, then roots, until every one has a tournament.
     chain = sorted(pk for pk, c in cause.items() if c == Cause.CHAIN_PARTS)
     allowed = {pk: candidates[pk] for pk in chain}
-    involved = sorted(
-        {tid: key_of[tid] for tid, pks in participants.items() if any(q in cause for q in pks)}.items(),
-        key=lambda item: item[1],
-    )
-    open_ = set(chain)
-    rooted: set[int] = set()
+    size = {pk: _size(players[pk].dwz, ours[pk][0]) for pk in cause}
     sharing: dict[int, set[int]] = defaultdict(set)  # tournament -> chain players who may part there
     for pk in chain:
         for e in allowed[pk]:
             sharing[e.tournament or 0].add(pk)
     roots = {pk: _root(pk, allowed[pk], participants, cause, sharing) for pk in chain}
-    while open_:
-        for tid, key in involved:  # spread, in evaluation order
-            for pk in participants[tid]:
-                if pk not in open_ or pk not in sharing[tid]:
-                    continue
-                if any(q != pk and q in parted and parted[q] < key for q in participants[tid]):
-                    parted[pk] = key
-                    named[pk] = ([tid], Evidence.SPREAD)
-                    open_.discard(pk)
-        if not open_:
-            break
-        best = sorted((root.rank, pk) for pk in open_ if (root := roots[pk]) is not None)
-        if not best:  # no candidate at all: an adjustment or start value differs
+    open_ = set(chain)
+    while open_:  # the earliest explanation first: no later one can change it
+        best: tuple[OrderKey, int, int, int, Evidence] | None = None
+        small: tuple[tuple, int] | None = None  # the best root of a small difference, as a last resort
+        for pk in open_:
+            spread = next(
+                (
+                    e
+                    for e in allowed[pk]
+                    if any(
+                        q != pk and q in parted and parted[q] < e.key and size[q] >= size[pk]
+                        for q in participants[e.tournament or 0]
+                    )
+                ),
+                None,
+            )
+            options = []
+            if spread is not None:
+                options.append((spread.key, 0, pk, spread.tournament or 0, Evidence.SPREAD))
+            root = roots[pk]
+            if root is not None and size[pk] >= ROOT_MIN:
+                options.append((root.key, 1, pk, root.tournament, root.evidence))
+            elif root is not None and spread is None and (small is None or (root.rank, pk) < small):
+                small = (root.rank, pk)
+            if options and (best is None or min(options) < best):
+                best = min(options)
+        if best is None and small is not None:
+            last = roots[small[1]]
+            assert last is not None
+            best = (last.key, 1, small[1], last.tournament, last.evidence)
+        if best is None:  # no candidate at all: an adjustment or start value differs
             for pk in open_:
                 named[pk] = ([], Evidence.NONE)
             break
-        picked = roots[best[0][1]]
-        assert picked is not None
-        for pk in sorted(open_):  # he and whoever else has his root there (a game's two players)
-            root = roots[pk]
-            if root is not None and root.tournament == picked.tournament:
-                parted[pk] = root.key
-                named[pk] = ([root.tournament], root.evidence)
-                open_.discard(pk)
-        rooted.add(picked.tournament)
-    # A game's two players: one of them may have been explained by a spread after the tournament where
-    # the other's root lies; if that root fits him as well (his later co-participants differ rather than
-    # agree), it is his.
-    for pk in chain:
-        root = roots[pk]
-        if root is None or named[pk][1] != Evidence.SPREAD:
-            continue
-        for e in allowed[pk]:
-            if e.key >= parted[pk]:
-                break
-            if e.tournament in rooted and root.scores.get(e.tournament or 0, 1) <= 0:
-                parted[pk] = e.key
-                named[pk] = ([e.tournament or 0], Evidence.SHARED)
-                break
+        key, _kind, pk, tid, evidence = best
+        parted[pk] = key
+        named[pk] = ([tid], evidence)
+        open_.discard(pk)
 
     tournament_ids = {t for ids, _ev in named.values() for t in ids}
     tournament_ids |= {e.tournament for e in last_agreement.values() if e is not None and e.tournament}
@@ -476,6 +470,19 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
             parted_after=parted.get(pk),
         )
     return _Analysis(as_of, players, differences, refs)
+
+
+# A difference of at least this many points may be a player's own (a game or an evaluation differs); a
+# smaller one is taken as carried over from an opponent whose chain had parted, if there is one: a
+# co-participant's difference reaches a player only damped (it moves his expected score a little).
+ROOT_MIN = 5
+
+
+def _size(official: int | None, ours: int | None) -> int:
+    """How far his DWZ differs (with or without a DWZ: as far as can be)."""
+    if official is None or ours is None:
+        return 10**6
+    return abs(official - ours)
 
 
 @dataclass(frozen=True, slots=True)
