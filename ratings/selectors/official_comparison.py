@@ -409,6 +409,7 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
     while open_:  # the earliest explanation first: no later one can change it
         best: tuple[OrderKey, int, int, int, Evidence] | None = None
         small: tuple[tuple, int] | None = None  # the best root of a small difference, as a last resort
+        vague: tuple[OrderKey, int, int] | None = None  # met a DSB_EXTRA player of unknown parting
         for pk in open_:
             spread = next(
                 (
@@ -429,8 +430,24 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
                 options.append((root.key, 1, pk, root.tournament, root.evidence))
             elif root is not None and spread is None and (small is None or (root.rank, pk) < small):
                 small = (root.rank, pk)
+            met = next(
+                (
+                    e
+                    for e in allowed[pk]
+                    if any(
+                        cause[q] == Cause.DSB_EXTRA and q not in parted and size[q] >= size[pk]
+                        for q in participants[e.tournament or 0]
+                        if q in cause
+                    )
+                ),
+                None,
+            )
+            if spread is None and met is not None and (vague is None or (met.key, pk) < vague[:2]):
+                vague = (met.key, pk, met.tournament or 0)
             if options and (best is None or min(options) < best):
                 best = min(options)
+        if best is None and vague is not None:
+            best = (vague[0], 0, vague[1], vague[2], Evidence.SPREAD)
         if best is None and small is not None:
             last = roots[small[1]]
             assert last is not None
