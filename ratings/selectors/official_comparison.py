@@ -22,52 +22,60 @@ list import (``ratings.services.dsb_list``) at another date per player.
 *The index count.* The index counts evaluations (formats.md §3: "the number of evaluations so far"; dwz-
 rules.md: each evaluation adds one); a missing index with a DWZ is 0, no DWZ counts as index 0.
 
+*Co-participants.* The other compared players with a rating-setting evaluation in a tournament that lies in
+their own window. *Last agreement* ``L`` of a player: his last candidate tournament (below) in which at least
+half of his co-participants agree with the list (a majority: a small difference of his moves an opponent's
+result so little that one may agree by rounding although his input differed). *Bound*: his chains cannot
+part before the end of the window of his newest older list (``OfficialRating`` of an earlier date) that
+agreed with ours as of its own week, nor before his last dated adjustment in the window (both chains take
+its value); his *candidates* are his rating-setting evaluations in the window after the bound.
+
 *Causes* (``Cause``), for a player whose (DWZ, index) differs from ours as of his week:
 
 ``OURS_EXTRA``
     The DSB's index is lower: we have evaluated a tournament the DSB has not. Named: as many tournaments as
-    the indices differ, chosen among his evaluations in the window (after his last dated adjustment, which
-    sets the index, and after the *bound*, below) by, in this order: *corroborated* (every other compared
-    participant rated in it, whose window holds it, has a lower DSB index, too: a tournament missing at the
-    DSB is missing for all its players), the number of such participants, *consistent* (after the last
-    tournament where he met a player who agrees: had that tournament been missing, that player's index would
-    differ), and lastly the latest (the evaluations "beyond the DSB's index count").
+    the indices differ, chosen among his candidates by, in this order: *corroborated* (every co-participant
+    has a lower DSB index, too: a tournament missing at the DSB is missing for all its players), the number
+    of co-participants with a lower DSB index, *consistent* (after ``L``), and lastly the latest (the
+    evaluations "beyond the DSB's index count"). Evidence ``CORROBORATED`` or ``COUNT``.
 
 ``DSB_EXTRA``
     The DSB's index is higher: the DSB has evaluated a tournament this site lacks. There is no tournament of
-    ours to name: the message says after which of ours it probably lies (the last tournament where he met a
-    player who agrees, see below) and up to which week.
+    ours to name: the message says after which of ours it probably lies (``L``) and up to which week. His
+    chain has parted just after ``L`` (else after the bound; else at a point not known).
 
 ``CHAIN_PARTS``
     Equal index, another DWZ: an evaluation differs. Named: the first tournament where the chains part.
-    Only the final values are known, so this is a deterministic heuristic:
+    Only the final values are known, so this is a deterministic heuristic, in evaluation order (the
+    earliest explanation of any open player is settled first; no later one can change it):
 
-    1. *Bound.* The chains cannot part before the end of the window of his newest older list
-       (``OfficialRating`` of an earlier date) that agreed with ours as of its own week, nor before his last
-       dated adjustment in the window (both chains take its value). Only later tournaments are candidates.
-    2. *Last agreement* ``L``. A compared player who agrees and met him in a tournament in that player's
-       window saw his DWZ before it: his chain agrees up to (the input of) the last such tournament ``L``.
-    3. *Spread.* Forward in evaluation order, a player parts at the first candidate at or after ``L`` in
-       which a co-participant had already parted before it (that co-participant's rating, an input of the
-       tournament, differs). Players with ``OURS_EXTRA`` have parted at their first named tournament,
-       players with ``DSB_EXTRA`` just after their ``L`` (or the bound).
-    4. *Root.* Players no spread explains hold the change themselves (a game or an evaluation differs):
-       the one with the earliest root parts there, then step 3 runs again, until every player has a
-       tournament. His root is the first candidate at or after ``L`` that he shares with another such
-       player (a game's two players part together; players parted there count), else ``L``, else his last
-       candidate. Without any candidate the message names his adjustment or start value.
+    1. *Spread* (evidence ``SPREAD``): his first candidate in which a co-participant's chain had already
+       parted before it, with a difference at least as large as his (an opponent's difference reaches him
+       damped). ``OURS_EXTRA`` players have parted at their first named tournament, ``DSB_EXTRA`` players
+       as said above, the others where this heuristic put them.
+    2. *Root* (``SHARED``, ``CONSISTENT``), for a difference of at least ``ROOT_MIN`` points (a game or an
+       evaluation of his own differs): among his candidates the one after which he meets the most
+       co-participants who differ less those who agree (had his chain parted there, they would differ),
+       then one he shares with another ``CHAIN_PARTS`` player (a game's two players), then the earliest.
+    3. Last resorts, when nothing above applies to anybody open: the first candidate where he met a
+       ``DSB_EXTRA`` player of unknown parting with a difference at least as large (``SPREAD``); else the
+       root of a smaller difference (best rank first). Without any candidate nothing is named
+       (``NONE``): his start value or an adjustment differs.
 
-    Limit: two players parting in the same tournament who meet again later cannot be told apart from the
-    final values (either may have carried the change to the other); the earliest player id roots first.
+    Limits: two players parting in the same tournament who meet again later cannot be told apart; with many
+    changes close together the named tournament may be one where the input already differed but rounding
+    kept the result (the tests accept those as explained) or, rarely, an earlier one. Cost: one sweep
+    through the differing players' tournaments, again after each last resort; step 2 ranks a player's
+    candidates once (quadratic in his window's evaluations).
 
-*Tournament agreement* (``tournament_agreement``): a difference *implicates* a tournament of his that is at
-or after his named tournament (``OURS_EXTRA``, ``CHAIN_PARTS``), or after the point where his chain parted
-(``DSB_EXTRA``: after his last agreement; an unknown point implicates all). A tournament is *bestätigt*
-(``CONFIRMED``) when at least one of its rated participants is compared and covers it (the tournament lies
-in his window), every compared participant covers it, and no participant's difference implicates it;
-*abweichend* (``DIFFERS``) with the implicating differences; else *offen* (``PENDING``: a listed participant's
-DSB values do not reach it yet, or none of its players is listed). Participants without a row in the list
-(non-members, foreign players) do not count.
+*Tournament agreement* (``tournament_agreement``): a difference *implicates* a tournament of his (in his
+window) that is at or after his named tournament (``OURS_EXTRA``, ``CHAIN_PARTS``) or after the point where
+his chain parted (``DSB_EXTRA``); with no point known (a ``DSB_EXTRA`` without ``L`` and bound, a start
+value) it leaves the tournament *unklar*. A tournament is *abweichend* (``DIFFERS``) with the differences
+that implicate it; else *unklar* (``UNCLEAR``) with those of unknown point; else *offen* (``PENDING``) when a
+listed participant's window does not reach it yet or none of its rated participants is listed; else
+*bestätigt* (``CONFIRMED``). Participants without a row in the list (non-members, foreign players) do not
+count.
 """
 
 from __future__ import annotations
@@ -405,61 +413,7 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
         for e in allowed[pk]:
             sharing[e.tournament or 0].add(pk)
     roots = {pk: _root(pk, allowed[pk], participants, cause, sharing) for pk in chain}
-    open_ = set(chain)
-    while open_:  # the earliest explanation first: no later one can change it
-        best: tuple[OrderKey, int, int, int, Evidence] | None = None
-        small: tuple[tuple, int] | None = None  # the best root of a small difference, as a last resort
-        vague: tuple[OrderKey, int, int] | None = None  # met a DSB_EXTRA player of unknown parting
-        for pk in open_:
-            spread = next(
-                (
-                    e
-                    for e in allowed[pk]
-                    if any(
-                        q != pk and q in parted and parted[q] < e.key and size[q] >= size[pk]
-                        for q in participants[e.tournament or 0]
-                    )
-                ),
-                None,
-            )
-            options = []
-            if spread is not None:
-                options.append((spread.key, 0, pk, spread.tournament or 0, Evidence.SPREAD))
-            root = roots[pk]
-            if root is not None and size[pk] >= ROOT_MIN:
-                options.append((root.key, 1, pk, root.tournament, root.evidence))
-            elif root is not None and spread is None and (small is None or (root.rank, pk) < small):
-                small = (root.rank, pk)
-            met = next(
-                (
-                    e
-                    for e in allowed[pk]
-                    if any(
-                        cause[q] == Cause.DSB_EXTRA and q not in parted and size[q] >= size[pk]
-                        for q in participants[e.tournament or 0]
-                        if q in cause
-                    )
-                ),
-                None,
-            )
-            if spread is None and met is not None and (vague is None or (met.key, pk) < vague[:2]):
-                vague = (met.key, pk, met.tournament or 0)
-            if options and (best is None or min(options) < best):
-                best = min(options)
-        if best is None and vague is not None:
-            best = (vague[0], 0, vague[1], vague[2], Evidence.SPREAD)
-        if best is None and small is not None:
-            last = roots[small[1]]
-            assert last is not None
-            best = (last.key, 1, small[1], last.tournament, last.evidence)
-        if best is None:  # no candidate at all: an adjustment or start value differs
-            for pk in open_:
-                named[pk] = ([], Evidence.NONE)
-            break
-        key, _kind, pk, tid, evidence = best
-        parted[pk] = key
-        named[pk] = ([tid], evidence)
-        open_.discard(pk)
+    _chains(chain, allowed, participants, cause, size, roots, sharing, key_of, parted, named)
 
     tournament_ids = {t for ids, _ev in named.values() for t in ids}
     tournament_ids |= {e.tournament for e in last_agreement.values() if e is not None and e.tournament}
@@ -528,6 +482,65 @@ def _root(pk, events, participants, cause, sharing) -> _Root | None:
         if best is None or rank < best.rank:
             best = _Root(rank, e.key, tid, Evidence.SHARED if shared else Evidence.CONSISTENT, scores)
     return best
+
+
+def _chains(chain, allowed, participants, cause, size, roots, sharing, key_of, parted, named) -> None:
+    """Steps 1–3 of ``CHAIN_PARTS`` (module docstring), writing ``parted`` and ``named``: one sweep through
+    the tournaments in evaluation order settles every spread and root (each depends only on partings
+    before it), then each last resort is settled and the sweep runs again from there."""
+    open_ = set(chain)
+    order = sorted(sharing, key=lambda tid: key_of[tid])
+
+    def spreads_to(pk: int, tid: int, key: OrderKey) -> bool:
+        return any(
+            q != pk and q in parted and parted[q] < key and size[q] >= size[pk] for q in participants[tid]
+        )
+
+    def sweep(after: OrderKey | None) -> None:
+        for tid in order:
+            key = key_of[tid]
+            if after is not None and key <= after:
+                continue
+            for pk in sorted(sharing[tid] & open_):
+                root = roots[pk]
+                if spreads_to(pk, tid, key):
+                    parted[pk], named[pk] = key, ([tid], Evidence.SPREAD)
+                elif root is not None and size[pk] >= ROOT_MIN and root.tournament == tid:
+                    parted[pk], named[pk] = key, ([tid], root.evidence)
+                else:
+                    continue
+                open_.discard(pk)
+
+    sweep(None)
+    while open_:
+        vague: tuple[OrderKey, int, int] | None = None  # met a DSB_EXTRA player of unknown parting
+        small: tuple[tuple, int] | None = None  # the best root of a small difference
+        for pk in open_:
+            for e in allowed[pk]:
+                tid = e.tournament or 0
+                if any(
+                    cause.get(q) == Cause.DSB_EXTRA and q not in parted and size[q] >= size[pk]
+                    for q in participants[tid]
+                ):
+                    if vague is None or (e.key, pk) < vague[:2]:
+                        vague = (e.key, pk, tid)
+                    break
+            root = roots[pk]
+            if root is not None and (small is None or (root.rank, pk) < small):
+                small = (root.rank, pk)
+        if vague is not None:
+            key, pk, tid = vague
+            parted[pk], named[pk] = key, ([tid], Evidence.SPREAD)
+        elif small is not None:
+            pk = small[1]
+            root = roots[pk]
+            parted[pk], named[pk] = root.key, ([root.tournament], root.evidence)
+        else:  # no candidate at all: an adjustment or start value differs
+            for pk in open_:
+                named[pk] = ([], Evidence.NONE)
+            return
+        open_.discard(pk)
+        sweep(parted[pk])
 
 
 def _label(ref: TournamentRef) -> str:
