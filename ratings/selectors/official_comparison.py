@@ -119,12 +119,12 @@ class Cause(enum.StrEnum):
 class Evidence(enum.StrEnum):
     """Why a tournament is named (in the order the heuristics try them)."""
 
-    CORROBORATED = "corroborated"  # every compared player of it shows the same cause
-    COUNT = "count"  # among his evaluations beyond the DSB's index count
-    SPREAD = "spread"  # a co-participant's chain had parted before it
-    SHARED = "shared"  # another differing player parts in it, too
-    CONSISTENT = "consistent"  # the first where his chain may part without reaching a player who agrees
-    NONE = "none"  # no tournament to name
+    CORROBORATED = "corroborated"  # OURS_EXTRA: every co-participant's DSB index is lower, too
+    COUNT = "count"  # OURS_EXTRA: among his evaluations beyond the DSB's index count
+    SPREAD = "spread"  # CHAIN_PARTS: a co-participant's chain had parted before it
+    SHARED = "shared"  # CHAIN_PARTS, his own: another CHAIN_PARTS player may part in it, too
+    CONSISTENT = "consistent"  # CHAIN_PARTS, his own: the players he met after it differ rather than agree
+    NONE = "none"  # no tournament to name (DSB_EXTRA; a start value or adjustment)
 
 
 class Agreement(enum.StrEnum):
@@ -162,7 +162,8 @@ class Difference:
     tournaments: tuple[TournamentRef, ...]  # named: missing at the DSB, or where the chains part
     evidence: Evidence
     message: str
-    # The replay position after which his chain differs (None: unknown); see tournament_agreement.
+    # Where in the replay his chain parts (None: unknown): his named tournament's position (its own result
+    # differs) or, for DSB_EXTRA, that of his last agreement (later ones differ); see tournament_agreement.
     parted_after: OrderKey | None = field(default=None, repr=False, compare=False)
 
 
@@ -184,7 +185,7 @@ class Comparison:
 class TournamentVerdict:
     tournament_id: int
     state: Agreement
-    differences: tuple[Difference, ...]  # those implicating it (DIFFERS only)
+    differences: tuple[Difference, ...]  # DIFFERS: those implicating it; UNCLEAR: those of unknown point
 
 
 # --- helpers -----------------------------------------------------------------------------------------------
@@ -404,7 +405,7 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
             parted[pk] = bound[pk]
         named[pk] = ([], Evidence.NONE)
 
-    # CHAIN_PARTS: spread, then roots, until every one has a tournament.
+    # CHAIN_PARTS: spreads and roots in evaluation order, then the last resorts.
     chain = sorted(pk for pk, c in cause.items() if c == Cause.CHAIN_PARTS)
     allowed = {pk: candidates[pk] for pk in chain}
     size = {pk: _size(players[pk].dwz, ours[pk][0]) for pk in cause}
@@ -462,7 +463,6 @@ class _Root:
     key: OrderKey
     tournament: int
     evidence: Evidence
-    scores: dict[int, int]  # of each candidate tournament (lower: better)
 
 
 def _root(pk, events, participants, cause, sharing) -> _Root | None:
@@ -471,16 +471,14 @@ def _root(pk, events, participants, cause, sharing) -> _Root | None:
     would all differ; a few may agree by rounding), then one he shares with another player with the same
     cause (a game's two players), then the earliest. None without candidates."""
     best: _Root | None = None
-    scores: dict[int, int] = {}
     for i, e in enumerate(events):
         tid = e.tournament or 0
         met = {q for later in events[i + 1 :] for q in participants[later.tournament or 0] if q != pk}
         agree = sum(1 for q in met if q not in cause)
         shared = len(sharing[tid]) > 1
-        scores[tid] = 2 * agree - len(met)
-        rank = (scores[tid], not shared, e.key)
+        rank = (2 * agree - len(met), not shared, e.key)
         if best is None or rank < best.rank:
-            best = _Root(rank, e.key, tid, Evidence.SHARED if shared else Evidence.CONSISTENT, scores)
+            best = _Root(rank, e.key, tid, Evidence.SHARED if shared else Evidence.CONSISTENT)
     return best
 
 
