@@ -557,47 +557,46 @@ def _message(cause, p, ours, named, evidence, agreed, refs) -> str:
     }
     if cause == Cause.OURS_EXTRA:
         count = ours[1] - p.index
-        if not named:
+        if named:
+            text = _("vom DSB vermutlich nicht ausgewertet: %(tournaments)s") % {
+                "tournaments": ", ".join(_label(t) for t in named)
+            }
+        else:
             text = ngettext(
                 "hier %(count)d Auswertung mehr als beim DSB",
                 "hier %(count)d Auswertungen mehr als beim DSB",
                 count,
             ) % {"count": count}
-        else:
-            text = ngettext(
-                "vom DSB vermutlich nicht ausgewertet: %(tournaments)s",
-                "vom DSB vermutlich nicht ausgewertet: %(tournaments)s",
-                len(named),
-            ) % {"tournaments": ", ".join(_label(t) for t in named)}
     elif cause == Cause.DSB_EXTRA:
         count = p.index - ours[1]
+        until = (
+            _("KW %(week)s") % {"week": _week_label(p.week)}
+            if week_end(p.week)
+            else p.end.strftime("%d.%m.%Y")
+        )
         after = refs.get(agreed.tournament) if agreed is not None else None
-        params = {"count": count, "week": _week_label(p.week) or p.end.strftime("%d.%m.%Y")}
         if after is not None:
-            params["after"] = _label(after)
-            text = (
-                ngettext(
-                    "der DSB hat %(count)d Auswertung mehr: vermutlich ein Turnier nach %(after)s "
-                    "(bis KW %(week)s), das hier fehlt",
-                    "der DSB hat %(count)d Auswertungen mehr: vermutlich Turniere nach %(after)s "
-                    "(bis KW %(week)s), die hier fehlen",
-                    count,
-                )
-                % params
-            )
+            text = ngettext(
+                "der DSB hat %(count)d Auswertung mehr: vermutlich ein Turnier nach %(after)s "
+                "(bis %(until)s), das hier fehlt",
+                "der DSB hat %(count)d Auswertungen mehr: vermutlich Turniere nach %(after)s "
+                "(bis %(until)s), die hier fehlen",
+                count,
+            ) % {"count": count, "after": _label(after), "until": until}
         else:
-            text = (
-                ngettext(
-                    "der DSB hat %(count)d Auswertung mehr: ein Turnier bis KW %(week)s, das hier fehlt",
-                    "der DSB hat %(count)d Auswertungen mehr: Turniere bis KW %(week)s, die hier fehlen",
-                    count,
-                )
-                % params
-            )
+            text = ngettext(
+                "der DSB hat %(count)d Auswertung mehr: ein Turnier bis %(until)s, das hier fehlt",
+                "der DSB hat %(count)d Auswertungen mehr: Turniere bis %(until)s, die hier fehlen",
+                count,
+            ) % {"count": count, "until": until}
     elif named:
         text = _("gleicher Index, andere DWZ: die Auswertungen trennen sich vermutlich ab %(tournament)s") % {
             "tournament": _label(named[0])
         }
+        if evidence == Evidence.SPREAD:
+            text += _(" (dort spielte er gegen Spieler, deren DWZ schon abwich)")
+        else:
+            text += _(" (dort weicht vermutlich eine Partie oder seine Auswertung ab)")
     else:
         text = _("gleicher Index, andere DWZ: vermutlich weicht eine Wertungsänderung oder der Startwert ab")
     return f"{values}: {text}"
