@@ -8,7 +8,8 @@ import datetime
 import random
 from dataclasses import dataclass
 
-from ratings.models import Evaluation, Game, OfficialRating, Player, Tournament
+from ratings.enums import AdjustmentKind
+from ratings.models import Evaluation, Game, OfficialRating, Player, RatingAdjustment, Tournament
 from ratings.services import tournament_delete, tournament_save
 from tests.builders import player, save_tournament
 
@@ -112,10 +113,13 @@ def publish(as_of: datetime.date = AS_OF) -> dict[int, list]:
     """The DSB's list of this state (every player's DWZ, index and week of his last evaluation) stored as
     ``OfficialRating`` rows; returns the chains it came from."""
     history = chains()
+    starts = {
+        a.player_id: (a.dwz, a.index) for a in RatingAdjustment.objects.filter(kind=AdjustmentKind.START)
+    }
     for p in Player.objects.all():
         last = history.get(p.pk, [])
         done = [row for row in last if row[1] <= as_of]
-        dwz, index = (done[-1][2], done[-1][3]) if done else (p.dwz, p.index)
+        dwz, index = (done[-1][2], done[-1][3]) if done else starts.get(p.pk, (None, None))
         OfficialRating.objects.create(
             player=p,
             as_of=as_of,
