@@ -80,6 +80,7 @@ count.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import enum
 from collections import defaultdict
@@ -488,6 +489,7 @@ def _chains(chain, allowed, participants, cause, size, roots, sharing, key_of, p
     before it), then each last resort is settled and the sweep runs again from there."""
     open_ = set(chain)
     order = sorted(sharing, key=lambda tid: key_of[tid])
+    keys = [key_of[tid] for tid in order]
 
     def spreads_to(pk: int, tid: int, key: OrderKey) -> bool:
         return any(
@@ -495,10 +497,8 @@ def _chains(chain, allowed, participants, cause, size, roots, sharing, key_of, p
         )
 
     def sweep(after: OrderKey | None) -> None:
-        for tid in order:
+        for tid in order[0 if after is None else bisect.bisect_right(keys, after) :]:
             key = key_of[tid]
-            if after is not None and key <= after:
-                continue
             for pk in sorted(sharing[tid] & open_):
                 root = roots[pk]
                 if spreads_to(pk, tid, key):
@@ -510,27 +510,29 @@ def _chains(chain, allowed, participants, cause, size, roots, sharing, key_of, p
                 open_.discard(pk)
 
     sweep(None)
+    # The last resorts do not depend on what is settled meanwhile (DSB_EXTRA partings are fixed).
+    vague = []  # (key, player, tournament): met a DSB_EXTRA player of unknown parting, as large a difference
+    for pk in open_:
+        for e in allowed[pk]:
+            tid = e.tournament or 0
+            if any(
+                cause.get(q) == Cause.DSB_EXTRA and q not in parted and size[q] >= size[pk]
+                for q in participants[tid]
+            ):
+                vague.append((e.key, pk, tid))
+                break
+    vague.sort(reverse=True)
+    small = sorted(((root.rank, pk) for pk in open_ if (root := roots[pk]) is not None), reverse=True)
     while open_:
-        vague: tuple[OrderKey, int, int] | None = None  # met a DSB_EXTRA player of unknown parting
-        small: tuple[tuple, int] | None = None  # the best root of a small difference
-        for pk in open_:
-            for e in allowed[pk]:
-                tid = e.tournament or 0
-                if any(
-                    cause.get(q) == Cause.DSB_EXTRA and q not in parted and size[q] >= size[pk]
-                    for q in participants[tid]
-                ):
-                    if vague is None or (e.key, pk) < vague[:2]:
-                        vague = (e.key, pk, tid)
-                    break
-            root = roots[pk]
-            if root is not None and (small is None or (root.rank, pk) < small):
-                small = (root.rank, pk)
-        if vague is not None:
-            key, pk, tid = vague
+        while vague and vague[-1][1] not in open_:
+            vague.pop()
+        while small and small[-1][1] not in open_:
+            small.pop()
+        if vague:
+            key, pk, tid = vague.pop()
             parted[pk], named[pk] = key, ([tid], Evidence.SPREAD)
-        elif small is not None:
-            pk = small[1]
+        elif small:
+            pk = small.pop()[1]
             root = roots[pk]
             parted[pk], named[pk] = root.key, ([root.tournament], root.evidence)
         else:  # no candidate at all: an adjustment or start value differs
