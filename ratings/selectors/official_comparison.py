@@ -3,8 +3,8 @@
 Read only, a fixed number of queries (see ``QUERIES``), nothing computed but comparisons of stored values.
 The heuristics need every listed player (his co-participants' verdicts), so the whole list is compared and
 an area only filters the rows: every listed player's rating events are read as value tuples (20,000 players
-with 200,000 evaluations took about 4 s and well under a gigabyte; a national list takes some ten times
-that): compute it in the list import's background run and keep the result, rather than on each page view.
+with 200,000 evaluations took about 4 s on SQLite; a national list has some ten times as many): compute it
+in the list import's background run and keep the result, rather than on each page view.
 
 Definitions
 -----------
