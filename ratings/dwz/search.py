@@ -205,7 +205,7 @@ def _estimate(opps: list[int], w: int) -> int:
     return int(mean + d * math.sqrt(1.0 + var / sigma2) if var > 0.0 else mean + d) + _H
 
 
-def _tie_by_sums(
+def _tie_by_sums(  # noqa: PLR0913 -- existing; issue 27
     a: int,
     fa: int,
     ta: int | None,

@@ -216,7 +216,7 @@ class Demo:
                 score[black.pk] += 1 - w
         return games
 
-    def save(self, *, name, place, end, days, players, games, code=None, club=None, org=None, rounds=None):
+    def save(self, *, name, place, end, days, players, games, code=None, club=None, org=None, rounds=None):  # noqa: PLR0913 -- existing; issue 27
         t = Tournament(
             name=name,
             place=place,
@@ -235,7 +235,7 @@ class Demo:
         return t
 
     # --- the tournament calendar --------------------------------------------------------------------------
-    def tournaments(self, clubs: list[Club], by_club: dict[str, list[Player]]) -> int:
+    def tournaments(self, clubs: list[Club], by_club: dict[str, list[Player]]) -> int:  # noqa: C901 -- existing; issue 27
         rng = self.rng
         orgs = {o.code: o for o in Organisation.objects.all()}
         everyone = [p for ps in by_club.values() for p in ps]
