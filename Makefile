@@ -1,4 +1,5 @@
-# dwzsite: `make run` serves the demo site, `make test` runs lint (ruff, mypy) and the whole test suite.
+# dwzsite: `make run` serves the demo site, `make test` runs the gates of `make lint` (ruff, mypy, import contracts,
+# migrations) and the whole test suite (with the coverage floor in CI).
 SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
@@ -10,7 +11,7 @@ PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format messages makemessages install clean
+.PHONY: run test coverage lint format messages makemessages install clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@test -n "$(PYTHON)" || { echo "Python >= 3.11 not found on PATH" >&2; exit 1; }
@@ -39,11 +40,15 @@ run: messages
 	trap 'kill $$worker 2>/dev/null' EXIT; \
 	DJANGO_DEBUG=True $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-# The same checks as .pre-commit-config.yaml: lint, format, types of the engine and the services.
+# The same checks as .pre-commit-config.yaml (issue 27): lint with complexity limits, format, types of the
+# whole project (the engine strict), the import contracts of the layers (pyproject.toml, [tool.importlinter]),
+# and no model change without its migration.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
+	DJANGO_SETTINGS_MODULE=dwzsite.settings_test $(BIN)/python manage.py makemigrations --check --dry-run ratings leagues
 
 format: $(STAMP)
 	$(BIN)/ruff format .
@@ -55,8 +60,20 @@ format: $(STAMP)
 # run in a subprocess would otherwise compile the project and rewrite the test modules' asserts again
 # (collection: about 11 s of CPU per process instead of 5).
 PYTEST_WORKERS ?= auto
+PYTEST = env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
+# Coverage (pytest-cov, [tool.coverage] in pyproject.toml): the floor is the figure of the whole suite when it
+# came (issue 27: 92.3 % on SQLite without Chromium), floored. Measuring costs the suite about half its CPU time
+# again (coverage's C tracer; Python 3.11 has no sys.monitoring), which `make test` on a developer's machine does
+# not pay: it measures where CI runs the suite on SQLite (CI set, no DATABASE_URL), or with COVERAGE=1;
+# `make coverage` runs the suite with the floor alone. Raise the floor as the figure rises; never lower it.
+COVERAGE_FLOOR := 92
+COVERAGE ?= $(if $(CI),$(if $(DATABASE_URL),,1))
+COVERAGE_ARGS := --cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 test: messages lint
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(PYTEST) $(if $(filter-out 0,$(COVERAGE)),$(COVERAGE_ARGS)) $(PYTEST_ARGS)
+
+coverage: messages
+	$(PYTEST) $(COVERAGE_ARGS) $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache
+	rm -rf $(VENV) staticfiles db.sqlite3 .pytest_cache .ruff_cache .mypy_cache .coverage .coverage.*

@@ -23,7 +23,7 @@ from tests.dwz.random_tournaments import RandomSource, make_tournament  # noqa: 
 from tests.dwz.reference import evaluate_json  # noqa: E402
 
 
-def main() -> int:
+def main() -> int:  # noqa: C901, PLR0912 -- existing; issue 27
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)

@@ -267,7 +267,7 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 # Features the site never uses are switched off for it and for anything it might embed.
-PERMISSIONS_POLICY = {
+PERMISSIONS_POLICY: dict[str, list[str]] = {
     "accelerometer": [],
     "camera": [],
     "geolocation": [],

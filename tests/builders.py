@@ -206,7 +206,7 @@ def head_data(tree, **changes) -> dict:
 # --- TRF text ----------------------------------------------------------------------------------------------
 
 
-def player_line(
+def player_line(  # noqa: PLR0913 -- existing; issue 27
     rank, name, rounds=(), *, sex=" ", title="", rating="", fed="", fide_id="", birth="", points="", place=""
 ):
     """A 001 line built column by column (formats.md §1.3); rounds are (opponent, colour, code) triples."""

@@ -188,7 +188,7 @@ def parse_tournament(data: object) -> TournamentInput:
     )
 
 
-def _list(data: dict, key: str, errors: list[str]) -> list:
+def _list(data: dict[str, Any], key: str, errors: list[str]) -> list[Any]:
     value = data.get(key)
     if not isinstance(value, list):
         errors.append(f"{key}: missing" if value is None else f"{key}: must be a list")

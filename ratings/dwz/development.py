@@ -84,7 +84,7 @@ def wo2026_k(
     # Columns 1..10 and ">10"; index 0 uses column 1.
     k0 = row[min(max(index, 1), len(row)) - 1]
     # K = K0 * b + a, rounded to k_decimals: as one exact integer division per case.
-    scale = 10**params.k_decimals
+    scale: int = 10**params.k_decimals
     if points < expected:
         if r0 < params.b_below:
             # b = (R0 + u) / (b_below + u)

@@ -22,6 +22,7 @@ import marshal
 from collections.abc import Iterable
 from decimal import Decimal
 from operator import attrgetter
+from typing import Any
 
 from .types import RestpartieValue, TournamentInput
 
@@ -40,7 +41,7 @@ class InputDigest:
         code: bytes,
         tournament: TournamentInput,
         context: list[bool] | None = None,
-        games: list[tuple] | None = None,
+        games: list[tuple[Any, ...]] | None = None,
     ) -> None:
         """``context``: whatever else the caller's rows depend on, in the canonical form (the replay's
         membership test for each player, which decides whose Restpartien are kept). ``games``: the
@@ -50,7 +51,7 @@ class InputDigest:
         self._hash = hashlib.blake2b(code, digest_size=DIGEST_SIZE)
         self._hash.update(marshal.dumps((_input(tournament, games), context), _FORMAT))
 
-    def of(self, edition: str | None, rows: Iterable[tuple]) -> str:
+    def of(self, edition: str | None, rows: Iterable[tuple[Any, ...]]) -> str:
         """The digest with the result: its edition and its rows in ``PlayerResult`` field order (the
         stored rows as ``recalculation.load`` reads them, or a result's players as tuples)."""
         complete = self._hash.copy()
@@ -69,13 +70,13 @@ _PLAYER_RESTPARTIEN = 5
 _ROW_COEFFICIENT, _ROW_RESTPARTIEN = 7, 12
 
 
-def _input(t: TournamentInput, games: list[tuple] | None) -> tuple:
+def _input(t: TournamentInput, games: list[tuple[Any, ...]] | None) -> tuple[Any, ...]:
     # The name is left out: it changes no number (a header-only edit evaluates nothing again).
     players = _columns(map(_player, t.players), _PLAYER_RESTPARTIEN)
     return (t.end_date.toordinal(), t.code, players, list(map(_game, t.games)) if games is None else games)
 
 
-def _columns(rows: Iterable[tuple], restpartien: int) -> list[tuple]:
+def _columns(rows: Iterable[tuple[Any, ...]], restpartien: int) -> list[tuple[Any, ...]]:
     """The rows' columns, the Restpartien column (at ``restpartien``) in canonical form: as it is while
     every entry is empty, else each entry None or a list of (rating, score, date ordinal)."""
     columns = list(zip(*rows, strict=True))

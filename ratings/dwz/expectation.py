@@ -19,7 +19,7 @@ _ERF_DIVISOR = COMMON.erf_divisor
 # Offset so that index 0 is "D <= -saturation" (p = 0) and the last index is "D >= saturation" (p = 1000).
 P_OFFSET = COMMON.p_saturation
 _QUANTUM = Decimal(1).scaleb(-COMMON.p_decimals)
-_SCALE = 10**COMMON.p_decimals
+_SCALE: int = 10**COMMON.p_decimals
 
 
 def win_probability(d: float) -> float:

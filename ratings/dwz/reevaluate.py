@@ -31,7 +31,7 @@ from .evaluate import _evaluate, _Field, _first_ratings, _performances, _rated_r
 from .types import TournamentInput, TournamentResult
 
 
-def reevaluate(
+def reevaluate(  # noqa: C901 -- existing; issue 27
     tournament: TournamentInput, previous: TournamentResult, changed: Collection[str]
 ) -> TournamentResult:
     """``evaluate(tournament)``, given ``previous``: the result (Restpartien of non-members dropped or not)

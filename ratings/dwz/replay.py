@@ -159,7 +159,7 @@ def normalise(result: TournamentResult, members: Callable[[str], bool]) -> Tourn
     return TournamentResult(edition=result.edition, players=players)
 
 
-def replay(
+def replay(  # noqa: C901, PLR0913 -- existing; issue 27
     events: Iterable[Event],
     states: dict[str, PlayerState],
     *,

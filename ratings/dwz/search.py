@@ -50,6 +50,8 @@ _M20 = (1 << 20) - 1
 _M32 = (1 << 32) - 1
 _M34 = (1 << 34) - 1
 _E_UNITS = 24
+_E_SCALE: int = 2**_E_UNITS
+_E_OFFSET: int = 2 ** (_E_UNITS - 1)
 _LAST = 2 * _H
 _F_SHIFT = (32, 52, 72)  # f at R - 1, R, R + 1
 _E_SHIFT = (92, 126, 160)  # e sums at R - 1, R, R + 1
@@ -63,7 +65,7 @@ def _density(d: int) -> int:
 
 def _error(k: int) -> int:
     """(1000 P - p) at table index k in units of 2**-24, offset by 2**23 (the float error is < 1e-12)."""
-    return math.floor((1000.0 * P_UNROUNDED[k] - P_LIST[k]) * 2**_E_UNITS + 0.5) + 2 ** (_E_UNITS - 1)
+    return math.floor((1000.0 * P_UNROUNDED[k] - P_LIST[k]) * _E_SCALE + 0.5) + _E_OFFSET
 
 
 def _packed_table() -> list[int]:
@@ -205,7 +207,7 @@ def _estimate(opps: list[int], w: int) -> int:
     return int(mean + d * math.sqrt(1.0 + var / sigma2) if var > 0.0 else mean + d) + _H
 
 
-def _tie_by_sums(
+def _tie_by_sums(  # noqa: PLR0913 -- existing; issue 27
     a: int,
     fa: int,
     ta: int | None,

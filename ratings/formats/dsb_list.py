@@ -624,7 +624,7 @@ def _text(value: str, what: str, max_length: int) -> str:
     return value
 
 
-def _player_row(line: int, raw: dict[str, str]) -> PlayerRow:
+def _player_row(line: int, raw: dict[str, str]) -> PlayerRow:  # noqa: C901, PLR0912 -- existing; issue 27
     get = raw.get
     person_id = _text(get("id", ""), "ID", 20).upper() or None
     if person_id is not None and not PERSON_ID_RE.fullmatch(person_id):

@@ -145,7 +145,7 @@ def _minutes(value: _Value, seconds_mode: bool) -> Decimal:
     return value.number
 
 
-def parse(text: str) -> TimeControl | None:
+def parse(text: str) -> TimeControl | None:  # noqa: C901, PLR0912 -- existing; issue 27
     """The time control written in ``text``, or None when it cannot be read (also for empty text)."""
     text = (text or "").strip().casefold().replace("´", "'").replace("`", "'").replace("“", '"')
     text = text.replace("”", '"').replace("„", '"')

@@ -479,7 +479,7 @@ class _Reader:
 
     # -- the whole file
 
-    def read(self) -> None:
+    def read(self) -> None:  # noqa: C901, PLR0912 -- existing; issue 27
         for n, raw_line in enumerate(self.lines, start=1):
             line = raw_line.rstrip()
             if not line.strip():
@@ -546,7 +546,7 @@ class _Reader:
 
     # -- head
 
-    def head_record(self, n: int, tag: str, line: str) -> None:
+    def head_record(self, n: int, tag: str, line: str) -> None:  # noqa: C901, PLR0912 -- existing; issue 27
         value = line[4:].strip() if tag != "132" else ""
         key = _HEAD_TAGS[tag]
         h = self.head
@@ -688,7 +688,7 @@ class _Reader:
 
     # -- players
 
-    def player(self, n: int, line: str) -> None:
+    def player(self, n: int, line: str) -> None:  # noqa: C901, PLR0912 -- existing; issue 27
         before = len(self.errors)
         for col in _SEPARATORS:
             ch = _field(line, col, col)
@@ -868,7 +868,7 @@ def _decimal(raw: str) -> Decimal | None:
 # --- reading: dates in context -------------------------------------------------------------------------
 
 
-def _resolve_head_dates(rd: _Reader) -> None:
+def _resolve_head_dates(rd: _Reader) -> None:  # noqa: C901 -- existing; issue 27
     """042/052: NN/NN/YYYY is read in the file's order: the one its other dates (birth dates included) allow,
     else the one closest to the round dates (132), else the caller's ``date_order``, else an error."""
     h = rd.head
@@ -977,7 +977,7 @@ def _is_pseudo(player: TrfPlayer) -> bool:
     return folded in PSEUDO_PLAYER_NAMES and player.fide_id is None and not player.national
 
 
-def _pairings(rd: _Reader, rounds: int) -> tuple[list[TrfGame], list[TrfBye], list[TrfPlayer]]:
+def _pairings(rd: _Reader, rounds: int) -> tuple[list[TrfGame], list[TrfBye], list[TrfPlayer]]:  # noqa: C901, PLR0912 -- existing; issue 27
     by_rank = {p.start_rank: p for p in rd.players}
     pseudo = {p.start_rank for p in rd.players if _is_pseudo(p)}
     games: list[TrfGame] = []
@@ -1301,7 +1301,7 @@ def _block(opponent: int | None, colour: str, code: str) -> str:
     return f"{opp} {colour or '-'} {code or ' '}  "
 
 
-def write_trf(tournament: TrfTournament, *, ranks: Mapping[int, int] | None = None) -> str:
+def write_trf(tournament: TrfTournament, *, ranks: Mapping[int, int] | None = None) -> str:  # noqa: C901 -- existing; issue 27
     """TRF26 text (CRLF line ends, formats.md §1.1): head, then each 001 line followed by its GER line.
 
     Points are recomputed from games and byes; ``ranks`` (start rank -> place) replaces the players'

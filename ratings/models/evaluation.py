@@ -1,5 +1,7 @@
 """Derived rows written only by the recalculation service: evaluations and Restpartien."""
 
+from typing import Self
+
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -11,12 +13,12 @@ from .player import Player
 from .tournament import Tournament
 
 
-class EvaluationQuerySet(models.QuerySet):
-    def in_evaluation_order(self):
+class EvaluationQuerySet(models.QuerySet["Evaluation"]):
+    def in_evaluation_order(self) -> Self:
         """Spec §9, from the stored copies: end date, code suffix (coded before uncoded), tournament."""
         return self.order_by("end_date", F("code_suffix").asc(nulls_last=True), "tournament_id")
 
-    def setting_rating(self):
+    def setting_rating(self) -> Self:
         """The evaluations that set the player's DWZ: ``ratings.dwz.sets_rating`` as a database filter."""
         return self.filter(Q(status=EvaluationStatus.FIRST) | Q(status=EvaluationStatus.RATED, n__gt=0))
 

@@ -1,5 +1,7 @@
 """The federation tree: DSB → Landesverband → Bezirk/Kreis (Organisation) and the clubs below it."""
 
+from typing import Self
+
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
@@ -30,8 +32,8 @@ def in_subtree_q(organisation: "Organisation", prefix: str = "") -> Q:
     return q
 
 
-class OrganisationQuerySet(models.QuerySet):
-    def subtree(self, organisation: "Organisation"):
+class OrganisationQuerySet(models.QuerySet["Organisation"]):
+    def subtree(self, organisation: "Organisation") -> Self:
         """``organisation`` and the organisations below it."""
         q = Q(pk=organisation.pk)
         path = "parent"
@@ -41,8 +43,8 @@ class OrganisationQuerySet(models.QuerySet):
         return self.filter(q)
 
 
-class ClubQuerySet(models.QuerySet):
-    def in_organisation(self, organisation: "Organisation"):
+class ClubQuerySet(models.QuerySet["Club"]):
+    def in_organisation(self, organisation: "Organisation") -> Self:
         """Clubs of ``organisation`` and of every organisation below it."""
         return self.filter(in_subtree_q(organisation))
 
@@ -80,7 +82,9 @@ class Organisation(models.Model):
         depth, node = 0, self
         while node.parent_id is not None:
             depth += 1
-            node = node.parent
+            parent = node.parent
+            assert parent is not None  # parent_id is set
+            node = parent
         return depth
 
 

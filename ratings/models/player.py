@@ -1,6 +1,7 @@
 """Players and their club memberships. A player's current DWZ/index are derived (written by the service)."""
 
 import re
+from typing import Self
 
 from django.core.validators import RegexValidator
 from django.db import models
@@ -35,25 +36,25 @@ def is_player_key(value: object) -> bool:
     return isinstance(value, str) and re.fullmatch(PLAYER_KEY_PATTERN, value, flags=re.ASCII) is not None
 
 
-class PlayerQuerySet(models.QuerySet):
-    def rated(self):
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def rated(self) -> Self:
         return self.filter(dwz__isnull=False)
 
-    def active(self):
+    def active(self) -> Self:
         return self.filter(status=PlayerStatus.ACTIVE)
 
-    def _with_membership(self, memberships):
+    def _with_membership(self, memberships) -> Self:
         return self.filter(Exists(memberships.filter(player=OuterRef("pk"))))
 
-    def in_club(self, club: Club):
+    def in_club(self, club: Club) -> Self:
         """Current members of ``club``."""
         return self._with_membership(Membership.objects.current().filter(club=club))
 
-    def in_clubs(self, clubs):
+    def in_clubs(self, clubs) -> Self:
         """Current members of any of ``clubs`` (a queryset of clubs)."""
         return self._with_membership(Membership.objects.current().filter(club__in=clubs))
 
-    def in_organisation(self, organisation: Organisation):
+    def in_organisation(self, organisation: Organisation) -> Self:
         """Current members of a club of ``organisation`` or of one below it."""
         return self._with_membership(Membership.objects.current().in_organisation(organisation))
 

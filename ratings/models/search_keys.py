@@ -8,15 +8,15 @@ search "anywhere in the name" is an index scan). Portable: nested REPLACE and LO
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import F, Value
+from django.db.models import F, Func, Value
 from django.db.models.functions import Lower, Replace
 
 from ratings.folding import CHAR_FOLDS, PAIR_FOLDS
 
 
-def search_key_expression(field_name: str):
+def search_key_expression(field_name: str) -> Func:
     """A database expression computing ``search_key`` of a column."""
-    expr = F(field_name)
+    expr: F | Func = F(field_name)
     for src, dst in CHAR_FOLDS:
         expr = Replace(expr, Value(src), Value(dst))
     expr = Lower(expr)

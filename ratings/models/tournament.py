@@ -1,5 +1,7 @@
 """Tournaments, their participants and games."""
 
+from typing import Self
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
@@ -24,16 +26,16 @@ TOURNAMENT_CODE_MESSAGE = _(
 tournament_code_validator = RegexValidator(TOURNAMENT_CODE_RE, TOURNAMENT_CODE_MESSAGE)
 
 
-class TournamentQuerySet(models.QuerySet):
-    def in_evaluation_order(self):
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    def in_evaluation_order(self) -> Self:
         """Spec §9, §16: end date, then the KKK of a DSB code (DSB-coded before the others: a portal UUID or
         no code), then creation order."""
         return self.order_by("end_date", F("code_suffix").asc(nulls_last=True), "pk")
 
-    def rated(self):
+    def rated(self) -> Self:
         return self.filter(rated=True)
 
-    def evaluated(self):
+    def evaluated(self) -> Self:
         """Tournaments with stored evaluations."""
         from .evaluation import Evaluation
 

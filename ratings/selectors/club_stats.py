@@ -88,6 +88,6 @@ def club_comparison(*, organisation: Organisation) -> list[ComparisonRow]:
         if s.best10 is not None:
             previous = out[-1] if out else None
             same = previous is not None and previous.stats.best10 == s.best10
-            rank = previous.rank if same else i + 1
+            rank = previous.rank if previous is not None and same else i + 1
         out.append(ComparisonRow(rank, club, s))
     return out

@@ -115,7 +115,7 @@ def list_rows(
         node = by_code.get(row.parent)
         while node is not None and node.code not in needed:
             needed[node.code] = node
-            node = orgs.get(node.parent_id)
+            node = orgs.get(node.parent_id) if node.parent_id is not None else None
     federations = [
         FederationRow(
             0,

@@ -14,6 +14,7 @@ from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Value, Wind
 from django.db.models.functions import Coalesce, Rank
 
 from ratings.models import Club, Membership, Organisation, Player
+from ratings.models.player import PlayerQuerySet
 
 
 def _primary_membership() -> QuerySet[Membership]:
@@ -21,7 +22,7 @@ def _primary_membership() -> QuerySet[Membership]:
     return Membership.objects.current().filter(player=OuterRef("pk")).primary_first()
 
 
-def list_rows() -> QuerySet[Player]:
+def list_rows() -> PlayerQuerySet:
     """The list pages' rows, best DWZ first: the primary club only as a sort key (``club_sort``), since a
     correlated lookup per row runs for every row an OFFSET skips; ``primary_clubs`` adds the page's clubs."""
     return (
@@ -39,7 +40,7 @@ def list_rows() -> QuerySet[Player]:
     )
 
 
-def rating_list() -> QuerySet[Player]:
+def rating_list() -> PlayerQuerySet:
     """``list_rows`` with their primary club (name, ZPS, member number) on every row (no rank: ``ranks``)."""
     primary = _primary_membership()
     return list_rows().annotate(
@@ -87,6 +88,7 @@ def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None
     out: dict[int, int] = {}
     above = 0
     for dwz, n in counts:
+        assert dwz is not None  # filtered above
         out[dwz] = above + 1
         above += n
     return out if wanted is None else {v: out[v] for v in wanted if v in out}
@@ -94,9 +96,11 @@ def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None
 
 def top(queryset: QuerySet[Player], *, n: int) -> QuerySet[Player]:
     """The rows of ``queryset`` ranked ``n`` or better (all who tie with the n-th; unrated rows share the
-    rank after the last rated one)."""
-    border = queryset.order_by(F("dwz").desc(nulls_last=True)).values("dwz_sort")[n - 1 : n]
-    return queryset.filter(dwz_sort__gte=Coalesce(Subquery(border), Value(-1)))
+    rank after the last rated one). ``queryset``: rows of ``list_rows`` (``dwz_sort`` is its annotation, which
+    django-stubs cannot see here)."""
+    by_dwz = queryset.order_by(F("dwz").desc(nulls_last=True))
+    border = by_dwz.values("dwz_sort")[n - 1 : n]  # type: ignore[misc]
+    return queryset.filter(dwz_sort__gte=Coalesce(Subquery(border), Value(-1)))  # type: ignore[misc]
 
 
 def club_members(*, club: Club) -> QuerySet[Player]:

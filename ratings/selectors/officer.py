@@ -104,6 +104,8 @@ def participant_clubs(*, manageable: QuerySet[Club], organiser_club_id: int | No
 
 def chosen_club(*, clubs: QuerySet[Club], pk: int | None) -> Club | None:
     """The club ``pk`` if it is one of ``clubs`` (a posted choice checked against the offered ones)."""
+    if pk is None:
+        return None
     return clubs.filter(pk=pk).first()
 
 

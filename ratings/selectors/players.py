@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from django.db.models import F, Prefetch
 
@@ -46,9 +47,9 @@ class HistoryRow:
         if e is None:
             a = self.adjustment
             umstufung = a is not None and a.kind == AdjustmentKind.UMSTUFUNG
-            return (
-                a.dwz - self.before if umstufung and a.dwz is not None and self.before is not None else None
-            )
+            if not umstufung or a is None or a.dwz is None or self.before is None:
+                return None
+            return a.dwz - self.before
         if e.dwz_new is None or e.dwz_old is None:
             return None
         return e.dwz_new - e.dwz_old
@@ -155,16 +156,7 @@ def card_page(*, player: Player, page: int = 1, per_page: int | None = None) -> 
         .values_list("pk", "end_date", "status", "n", "dwz_new", "performance", "tournament__name")
     ]
     rows = _merged(summaries, _adjustments(player))
-    chart = [
-        {
-            "date": row.date.isoformat() if row.date else None,
-            "dwz": row.dwz_after,
-            "performance": row.evaluation.performance if row.evaluation else None,
-            "label": row.evaluation.name if row.evaluation else str(row.adjustment.get_kind_display()),
-        }
-        for row in rows
-        if _charted(row)
-    ]
+    chart = [_chart_point(row) for row in rows if _charted(row)]
     count = max(1, -(-len(rows) // per_page))
     number = min(max(page, 1), count)
     # Page 1 ends with the latest row; the oldest page may be shorter.
@@ -183,6 +175,21 @@ def card_page(*, player: Player, page: int = 1, per_page: int | None = None) -> 
         years = [row.date.year for row in rows[max(end - per_page, 0) : end] if row.date is not None]
         pages.append((n, min(years, default=None), max(years, default=None)))
     return CardPage(rows=shown, chart=chart, number=number, total=len(rows), first=start + 1, pages=pages)
+
+
+def _chart_point(row: HistoryRow) -> dict[str, Any]:
+    summary = cast("_Summary | None", row.evaluation)  # the whole history is charted from its summaries
+    if summary is not None:
+        performance, label = summary.performance, summary.name
+    else:
+        assert row.adjustment is not None  # a row is an evaluation or an adjustment
+        performance, label = None, str(row.adjustment.get_kind_display())
+    return {
+        "date": row.date.isoformat() if row.date else None,
+        "dwz": row.dwz_after,
+        "performance": performance,
+        "label": label,
+    }
 
 
 def _charted(row: HistoryRow) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Case, Exists, IntegerField, OuterRef, Q, QuerySet, Value, When
 
@@ -94,7 +95,10 @@ def players(*, query: str, limit: int, exclude: Iterable[int] = ()) -> list[Play
         # of the surname key; they all match), and the players who only contain it only when those do not
         # fill the page. A common name ("Müller": in 7,400 of 100,000 players) was a scan of every player.
         starting = Q(surname_key__startswith=term)
-        found = list(rows.filter(starting).annotate(relevance=_relevance(query)).order_by(*order)[:limit])
+        # Players with the page's club columns set on them below (attributes django-stubs cannot see).
+        found: list[Any] = list(
+            rows.filter(starting).annotate(relevance=_relevance(query)).order_by(*order)[:limit]
+        )
         if len(found) < limit:
             found += ordered.exclude(starting)[: limit - len(found)]
     else:

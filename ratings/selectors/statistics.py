@@ -112,8 +112,8 @@ def per_year(*, organisation: Organisation | None = None) -> list[YearRow]:
         .order_by()
     ):
         counts[row["year"]] = YearRow(row["year"], row["n"], row["first"], 0)
-    for row in (
+    for t_row in (
         tournaments.annotate(year=ExtractYear("end_date")).values("year").annotate(n=Count("pk")).order_by()
     ):
-        counts.setdefault(row["year"], YearRow(row["year"], 0, 0, 0)).tournaments = row["n"]
+        counts.setdefault(t_row["year"], YearRow(t_row["year"], 0, 0, 0)).tournaments = t_row["n"]
     return [counts[y] for y in sorted(counts)]

@@ -19,16 +19,21 @@ from ratings.models import Club, Evaluation, Player, Tournament, TournamentEntry
 
 
 class GameRow(Protocol):
-    """What the page reads of a game (a ``Game`` or a ``values_list(..., named=True)`` row)."""
+    """What the page reads of a game (a ``Game`` or a ``values_list(..., named=True)`` row): read-only."""
 
-    round: int
-    white_id: int
-    black_id: int | None
-    result: str
+    @property
+    def round(self) -> int: ...
+    @property
+    def white_id(self) -> int: ...
+    @property
+    def black_id(self) -> int | None: ...
+    @property
+    def result(self) -> str: ...
 
 
 # Results as seen from one side: (points for white, points for black) for display and progress tables.
-_WHITE_POINTS = {
+# Keyed by ``str``: the rows give the stored code (a ResultCode is a str).
+_WHITE_POINTS: dict[str, Decimal] = {
     ResultCode.WHITE_WINS: Decimal(1),
     ResultCode.BLACK_WINS: Decimal(0),
     ResultCode.DRAW: Decimal("0.5"),
@@ -41,7 +46,7 @@ _WHITE_POINTS = {
     ResultCode.UNPAIRED: Decimal(0),
     ResultCode.ZERO_POINT_BYE: Decimal(0),
 }
-_BLACK_POINTS = {
+_BLACK_POINTS: dict[str, Decimal] = {
     ResultCode.WHITE_WINS: Decimal(0),
     ResultCode.BLACK_WINS: Decimal(1),
     ResultCode.DRAW: Decimal("0.5"),
@@ -49,12 +54,16 @@ _BLACK_POINTS = {
     ResultCode.BLACK_WINS_FORFEIT: Decimal(1),
     ResultCode.DOUBLE_FORFEIT: Decimal(0),
 }
-_FORFEIT_SYMBOL = {
+_FORFEIT_SYMBOL: dict[str, tuple[str, str]] = {
     ResultCode.WHITE_WINS_FORFEIT: ("+", "−"),
     ResultCode.BLACK_WINS_FORFEIT: ("−", "+"),
     ResultCode.DOUBLE_FORFEIT: ("−", "−"),
 }
-_BYE_SYMBOL = {ResultCode.BYE: "+", ResultCode.FULL_POINT_BYE: "+", ResultCode.HALF_POINT_BYE: "½"}
+_BYE_SYMBOL: dict[str, str] = {
+    ResultCode.BYE: "+",
+    ResultCode.FULL_POINT_BYE: "+",
+    ResultCode.HALF_POINT_BYE: "½",
+}
 _PLAYED = {ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW}
 
 
@@ -189,7 +198,7 @@ def _add_game(
         pts = pts_map[game.result]
         text = _FORFEIT_SYMBOL[game.result][idx] if game.result in _FORFEIT_SYMBOL else _symbol(pts)
         opp_rating = opp.evaluation.entry_rating if counted and opp.evaluation else None
-        if counted and _both_first(me.evaluation, opp.evaluation):
+        if counted and opp.evaluation is not None and _both_first(me.evaluation, opp.evaluation):
             # Spec §6.5/§6.9: between two first ratings the engine used the opponent's iteration value
             # (stored as his performance), not his first rating.
             opp_rating = opp.evaluation.performance

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, F, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Count, F, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
-from ratings.models import Evaluation, Game, Membership, Tournament, TournamentEntry
-from ratings.selectors.tournament_view import TournamentView, build
+from ratings.models import Club, Evaluation, Game, Membership, Tournament, TournamentEntry
+from ratings.models.tournament import TournamentQuerySet
+from ratings.selectors.tournament_view import GameRow, TournamentView, build
 
 
 def _player_count():
@@ -22,7 +23,7 @@ def _player_count():
     return Coalesce(Subquery(entries, output_field=IntegerField()), 0)
 
 
-def tournament_list() -> QuerySet[Tournament]:
+def tournament_list() -> TournamentQuerySet:
     """Tournaments with their organiser and number of players, latest first."""
     return (
         Tournament.objects.select_related("organiser_club", "organiser_organisation")
@@ -54,7 +55,7 @@ def tournament_view(*, tournament: Tournament, games_up_to: int | None = None) -
         .order_by(F("start_rank").asc(nulls_last=True), "player__surname", "player__first_name", "pk")
     )
     evaluations = {e.player_id: e for e in Evaluation.objects.filter(tournament=tournament)}
-    clubs = {}
+    clubs: dict[int, Club] = {}
     for m in (
         Membership.objects.current()
         .filter(player__in=[e.player_id for e in entries])
@@ -63,7 +64,7 @@ def tournament_view(*, tournament: Tournament, games_up_to: int | None = None) -
     ):
         clubs.setdefault(m.player_id, m.club)
     # Plain rows, not model instances: a 300-player Swiss has 1,350 games, and only these fields are read.
-    games = list(
+    games: list[GameRow] = list(
         Game.objects.filter(tournament=tournament)
         .order_by("round", F("board").asc(nulls_last=True), "pk")
         .values_list("round", "white_id", "black_id", "result", named=True)

@@ -184,7 +184,7 @@ def inv_d(p: Fraction) -> float:
     return 200.0 * math.sqrt(2.0) * NormalDist().inv_cdf(float(p))
 
 
-def first_ratings(ctx: dict, entry_rated: dict[str, int]) -> dict[str, dict]:
+def first_ratings(ctx: dict, entry_rated: dict[str, int]) -> dict[str, dict]:  # noqa: C901, PLR0912, PLR0915 -- existing; issue 27
     """§6.4-6.7: start values, Jacobi iteration, final first rating, for all Zusatzstufe players, given the
     entry ratings of the rated players. Returns per Zusatzstufe player: R_i, first rating, last-round
     opponents (ratings) and W, n."""
@@ -335,7 +335,7 @@ def wo2026_k(r0: int, age: int | None, cls: str, index: int, w: int, we: int) ->
 # --- One tournament (§8) ---
 
 
-def evaluate_json(data: dict, trace: dict | None = None, *, internals: bool = False) -> dict:
+def evaluate_json(data: dict, trace: dict | None = None, *, internals: bool = False) -> dict:  # noqa: C901, PLR0912, PLR0915 -- existing; issue 27
     """Evaluate one tournament (spec §8). ``trace``, if given, receives a few facts for coverage reports."""
     trace = {} if trace is None else trace
     end = parse_date(data["tournament"]["end_date"])

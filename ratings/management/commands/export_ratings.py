@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import sys
+from typing import Any
 
 from django.core.management.base import BaseCommand
 
 from ratings.exports import spreadsheet_safe
+from ratings.management.output import quiet_stdout
 from ratings.selectors.lists import rating_list
 
 FIELDS = ["id", "name", "club", "dwz", "index", "last_evaluation"]
@@ -25,6 +25,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         rows = []
         players = rating_list() if options["all"] else rating_list().rated()
+        p: Any  # a player with the list's club columns (annotations django-stubs cannot see)
         for p in players:
             rows.append(
                 {
@@ -47,6 +48,4 @@ class Command(BaseCommand):
         except BrokenPipeError:
             # The reader has gone (``export_ratings | head``): stop quietly. Point stdout at /dev/null so
             # the interpreter's final flush of what is still buffered raises no second BrokenPipeError.
-            if getattr(self.stdout, "_out", None) is sys.stdout:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
+            quiet_stdout(getattr(self.stdout, "_out", None))
