@@ -454,6 +454,16 @@ class _Reader:
     def warn(self, el: etree._Element | None, element: str, template: str, **params: object) -> None:
         self.warnings.append(Problem(el.sourceline if el is not None else None, element, template, params))
 
+    def unknown(self, child: etree._Element, parent: str) -> None:
+        """An element the format does not have where it stands: read past, with a warning."""
+        self.warn(
+            child,
+            _local(child),
+            gettext_noop("Unbekanntes Element <%(name)s> in <%(parent)s> – nicht ausgewertet."),
+            name=_local(child),
+            parent=parent,
+        )
+
     def children(self, parent: etree._Element, known: Sequence[str]) -> dict[str, etree._Element]:
         """The element children of ``parent`` by local name; unknown ones warned about, doubles errors."""
         found: dict[str, etree._Element] = {}
@@ -462,13 +472,7 @@ class _Reader:
                 continue
             name = _local(child)
             if name not in known:
-                self.warn(
-                    child,
-                    name,
-                    gettext_noop("Unbekanntes Element <%(name)s> in <%(parent)s> – nicht ausgewertet."),
-                    name=name,
-                    parent=_local(parent),
-                )
+                self.unknown(child, _local(parent))
             elif name in found:
                 self.error(
                     child,
@@ -817,9 +821,90 @@ class _Reader:
             )
         return game
 
+    # -- the root and its lists (parse's phases after the bytes became a tree)
 
-def parse(data: bytes) -> Report:
-    """Read a ``DSB_DWZ_TournamentReport``. Raises :class:`DsbXmlError` listing every problem."""
+    def root(self, root: etree._Element) -> tuple[str, dict[str, etree._Element]]:
+        """(version attribute, parts by name) of the root; a foreign namespace or version is only a warning,
+        as both writers' files are read alike, but a missing part is an error."""
+        namespace = etree.QName(root).namespace
+        if namespace not in (None, NAMESPACE):
+            self.warn(
+                root,
+                ROOT,
+                gettext_noop("Namensraum „%(namespace)s“ statt „%(expected)s“."),
+                namespace=namespace,
+                expected=NAMESPACE,
+            )
+        version = (root.get("version") or "").strip()
+        if version and not (version == VERSION or version.startswith(VERSION + ".")):
+            self.warn(
+                root,
+                ROOT,
+                gettext_noop("Version %(version)s; gelesen wie %(expected)s."),
+                version=version,
+                expected=VERSION,
+            )
+        parts = self.children(root, ("header", "tournament", "players", "games"))
+        for part in ("header", "tournament", "players"):
+            if part not in parts:
+                self.error(
+                    root,
+                    ROOT,
+                    gettext_noop("Pflichtelement <%(name)s> fehlt in <%(parent)s>."),
+                    name=part,
+                    parent=ROOT,
+                )
+        return version, parts
+
+    def players(self, el: etree._Element) -> tuple[list[Player], dict[int, int | None]]:
+        """(readable players, start number -> line of every start number read, for the games)."""
+        players: list[Player] = []
+        known: dict[int, int | None] = {}
+        player_els = [c for c in el if isinstance(c.tag, str)]
+        for child in player_els:
+            if _local(child) != "player":
+                self.unknown(child, "players")
+                continue
+            number, player = self.player(child)
+            if number is None:
+                continue
+            if number in known:
+                self.error(
+                    child,
+                    "tournamentPlayerNumber",
+                    gettext_noop("Startnummer %(number)s doppelt (auch Zeile %(other)s)."),
+                    number=number,
+                    other=known[number],
+                )
+                continue
+            known[number] = child.sourceline  # a player with errors still is a known start number
+            if player is not None:
+                players.append(player)
+        if not any(_local(c) == "player" for c in player_els):
+            self.error(el, "players", gettext_noop("<players> enthält keinen <player>."))
+        return players, known
+
+    def games(self, el: etree._Element, known: Mapping[int, int | None], rounds: int | None) -> list[Game]:
+        """The readable games of ``<games>``; ``rounds`` None where the tournament could not be read."""
+        games: list[Game] = []
+        for child in el:
+            if not isinstance(child.tag, str):
+                continue
+            if _local(child) != "game":
+                self.unknown(child, "games")
+                continue
+            game = self.game(child, known, rounds)
+            if game is not None:
+                games.append(game)
+        return games
+
+
+def _root(data: bytes) -> tuple[etree._Element, str, list[Problem]]:
+    """(root element, encoding as read, warnings of the decoding) of a file that is a DSB report at all.
+
+    Raises :class:`DsbXmlError` at once where there is nothing to read on: an empty file, no XML, a DOCTYPE
+    (refused so no entity is ever expanded), a root other than ``DSB_DWZ_TournamentReport``.
+    """
     if not data.strip():
         raise DsbXmlError([Problem(None, "", gettext_noop("Die Datei ist leer – keine XML-Datei."))])
     text, encoding, warnings = _decode(data)
@@ -859,89 +944,23 @@ def parse(data: bytes) -> Report:
             ],
             warnings,
         )
+    return root, encoding, warnings
+
+
+def parse(data: bytes) -> Report:
+    """Read a ``DSB_DWZ_TournamentReport``. Raises :class:`DsbXmlError` listing every problem."""
+    root, encoding, warnings = _root(data)
     rd = _Reader()
     rd.warnings += warnings
-    namespace = etree.QName(root).namespace
-    if namespace not in (None, NAMESPACE):
-        rd.warn(
-            root,
-            ROOT,
-            gettext_noop("Namensraum „%(namespace)s“ statt „%(expected)s“."),
-            namespace=namespace,
-            expected=NAMESPACE,
-        )
-    version = (root.get("version") or "").strip()
-    if version and not (version == VERSION or version.startswith(VERSION + ".")):
-        rd.warn(
-            root,
-            ROOT,
-            gettext_noop("Version %(version)s; gelesen wie %(expected)s."),
-            version=version,
-            expected=VERSION,
-        )
-    parts = rd.children(root, ("header", "tournament", "players", "games"))
-    for part in ("header", "tournament", "players"):
-        if part not in parts:
-            rd.error(
-                root,
-                ROOT,
-                gettext_noop("Pflichtelement <%(name)s> fehlt in <%(parent)s>."),
-                name=part,
-                parent=ROOT,
-            )
+    version, parts = rd.root(root)
+    # Every part is read even when an earlier one failed, so one run lists all the file's errors.
     header = rd.header(parts["header"]) if "header" in parts else None
     tournament = rd.tournament(parts["tournament"]) if "tournament" in parts else None
-
-    players: list[Player] = []
-    known: dict[int, int | None] = {}  # start number -> line
-    if "players" in parts:
-        player_els = [c for c in parts["players"] if isinstance(c.tag, str)]
-        for child in player_els:
-            if _local(child) != "player":
-                rd.warn(
-                    child,
-                    _local(child),
-                    gettext_noop("Unbekanntes Element <%(name)s> in <%(parent)s> – nicht ausgewertet."),
-                    name=_local(child),
-                    parent="players",
-                )
-                continue
-            number, player = rd.player(child)
-            if number is None:
-                continue
-            if number in known:
-                rd.error(
-                    child,
-                    "tournamentPlayerNumber",
-                    gettext_noop("Startnummer %(number)s doppelt (auch Zeile %(other)s)."),
-                    number=number,
-                    other=known[number],
-                )
-                continue
-            known[number] = child.sourceline  # a player with errors still is a known start number
-            if player is not None:
-                players.append(player)
-        if not any(_local(c) == "player" for c in player_els):
-            rd.error(parts["players"], "players", gettext_noop("<players> enthält keinen <player>."))
-
-    games: list[Game] = []
+    players, known = rd.players(parts["players"]) if "players" in parts else ([], {})
     if "games" in parts:
-        for child in parts["games"]:
-            if not isinstance(child.tag, str):
-                continue
-            if _local(child) != "game":
-                rd.warn(
-                    child,
-                    _local(child),
-                    gettext_noop("Unbekanntes Element <%(name)s> in <%(parent)s> – nicht ausgewertet."),
-                    name=_local(child),
-                    parent="games",
-                )
-                continue
-            game = rd.game(child, known, tournament.rounds if tournament else None)
-            if game is not None:
-                games.append(game)
+        games = rd.games(parts["games"], known, tournament.rounds if tournament else None)
     else:
+        games = []
         rd.warn(root, ROOT, gettext_noop("Kein Element <games>: der Bericht enthält keine Partien."))
 
     if rd.errors or header is None or tournament is None:
@@ -958,13 +977,15 @@ def parse(data: bytes) -> Report:
 
 
 # --- checks before an export ---------------------------------------------------------------------------
+#
+# Each check appends to ``fatal`` (the file would be invalid: the writer refuses it) or ``advice`` (the
+# officer should look, the file is still written); a check takes only the lists it may append to. _check
+# runs them in a fixed order (tournament, texts, players one by one, games one by one, end date), the order
+# :func:`check_problems` lists the fatal problems and then the advice in.
 
 
-def _check(report: Report) -> tuple[list[Problem], list[Problem]]:
-    """(problems that make the file invalid, problems the officer should see) of a report to export."""
-    fatal: list[Problem] = []
-    advice: list[Problem] = []
-    t = report.tournament
+def _check_tournament(t: Tournament, fatal: list[Problem]) -> None:
+    """The tournament's own values: name, type, rounds, dates."""
     if not t.label.strip():
         fatal.append(Problem(None, "label", gettext_noop("Der Turniername fehlt.")))
     if t.type not in TOURNAMENT_TYPES:
@@ -987,7 +1008,11 @@ def _check(report: Report) -> tuple[list[Problem], list[Problem]]:
                 {"end": t.end_date.isoformat(), "start": t.start_date.isoformat()},
             )
         )
-    h = report.header
+
+
+def _check_texts(report: Report, fatal: list[Problem]) -> None:
+    """Free texts with characters XML 1.0 cannot carry even escaped (lxml would refuse to write them)."""
+    h, t = report.header, report.tournament
     texts: list[tuple[int | None, str, str]] = [
         (None, "sender", h.sender),
         (None, "system", h.system),
@@ -1008,175 +1033,221 @@ def _check(report: Report) -> tuple[list[Problem], list[Problem]]:
                     {"value": _XML_UNSAFE.sub("?", text)},
                 )
             )
-    if not report.players:
-        fatal.append(Problem(None, "players", gettext_noop("Der Bericht enthält keinen Spieler.")))
-    numbers: dict[int, Player] = {}
-    by_dsb_id: dict[str, Player] = {}
-    for p in report.players:
-        if p.number < 1:
-            fatal.append(
-                Problem(
-                    p.line,
-                    "tournamentPlayerNumber",
-                    gettext_noop("Startnummer %(number)s ist ungültig."),
-                    {"number": p.number},
-                )
+
+
+def _check_start_number(p: Player, numbers: dict[int, Player], fatal: list[Problem]) -> None:
+    """A start number that is invalid or taken by an earlier player; a free one is entered in ``numbers``."""
+    if p.number < 1:
+        fatal.append(
+            Problem(
+                p.line,
+                "tournamentPlayerNumber",
+                gettext_noop("Startnummer %(number)s ist ungültig."),
+                {"number": p.number},
             )
-        if p.number in numbers:
-            fatal.append(
-                Problem(
-                    p.line,
-                    "tournamentPlayerNumber",
-                    gettext_noop("Startnummer %(number)s ist doppelt vergeben (%(first)s und %(second)s)."),
-                    {"number": p.number, "first": numbers[p.number].name, "second": p.name},
-                )
+        )
+    if p.number in numbers:
+        fatal.append(
+            Problem(
+                p.line,
+                "tournamentPlayerNumber",
+                gettext_noop("Startnummer %(number)s ist doppelt vergeben (%(first)s und %(second)s)."),
+                {"number": p.number, "first": numbers[p.number].name, "second": p.name},
             )
-        else:
-            numbers[p.number] = p
-        if not p.surname.strip():
-            fatal.append(
-                Problem(
-                    p.line,
-                    "surname",
-                    gettext_noop("Startnummer %(number)s hat keinen Namen."),
-                    {"number": p.number},
-                )
+        )
+    else:
+        numbers[p.number] = p
+
+
+def _check_name_and_birth_year(p: Player, fatal: list[Problem]) -> None:
+    """The two values the format requires of every player besides the start number."""
+    if not p.surname.strip():
+        fatal.append(
+            Problem(
+                p.line,
+                "surname",
+                gettext_noop("Startnummer %(number)s hat keinen Namen."),
+                {"number": p.number},
             )
-        if p.birth_year is None:
-            fatal.append(
-                Problem(
-                    p.line,
-                    "dobYear",
-                    gettext_noop("%(name)s (Startnummer %(number)s) hat kein Geburtsjahr."),
-                    {"name": p.name, "number": p.number},
-                )
+        )
+    if p.birth_year is None:
+        fatal.append(
+            Problem(
+                p.line,
+                "dobYear",
+                gettext_noop("%(name)s (Startnummer %(number)s) hat kein Geburtsjahr."),
+                {"name": p.name, "number": p.number},
             )
-        elif not 1000 <= p.birth_year <= 9999:
-            fatal.append(
-                Problem(
-                    p.line,
-                    "dobYear",
-                    gettext_noop("Geburtsjahr %(year)s von %(name)s ist ungültig."),
-                    {"year": p.birth_year, "name": p.name},
-                )
+        )
+    elif not 1000 <= p.birth_year <= 9999:
+        fatal.append(
+            Problem(
+                p.line,
+                "dobYear",
+                gettext_noop("Geburtsjahr %(year)s von %(name)s ist ungültig."),
+                {"year": p.birth_year, "name": p.name},
             )
-        if p.dsb_id and not _DSB_ID.fullmatch(p.dsb_id):
-            fatal.append(
+        )
+
+
+def _check_dsb_id(
+    p: Player, by_dsb_id: dict[str, Player], fatal: list[Problem], advice: list[Problem]
+) -> None:
+    """A DSB-ID of unknown form is fatal; one an earlier player has too is advice only."""
+    if p.dsb_id and not _DSB_ID.fullmatch(p.dsb_id):
+        fatal.append(
+            Problem(
+                p.line,
+                "dsbId",
+                gettext_noop("DSB-ID „%(value)s“ von %(name)s hat keine bekannte Form."),
+                {"value": p.dsb_id, "name": p.name},
+            )
+        )
+    elif p.dsb_id:
+        if p.dsb_id in by_dsb_id:
+            advice.append(
                 Problem(
                     p.line,
                     "dsbId",
-                    gettext_noop("DSB-ID „%(value)s“ von %(name)s hat keine bekannte Form."),
-                    {"value": p.dsb_id, "name": p.name},
+                    gettext_noop("%(first)s und %(second)s haben dieselbe DSB-ID %(id)s."),
+                    {"first": by_dsb_id[p.dsb_id].name, "second": p.name, "id": p.dsb_id},
                 )
             )
-        elif p.dsb_id:
-            if p.dsb_id in by_dsb_id:
-                advice.append(
-                    Problem(
-                        p.line,
-                        "dsbId",
-                        gettext_noop("%(first)s und %(second)s haben dieselbe DSB-ID %(id)s."),
-                        {"first": by_dsb_id[p.dsb_id].name, "second": p.name, "id": p.dsb_id},
-                    )
-                )
-            else:
-                by_dsb_id[p.dsb_id] = p
-        if p.vkz and not _VKZ.fullmatch(p.vkz):
+        else:
+            by_dsb_id[p.dsb_id] = p
+
+
+def _check_optional_fields(p: Player, fatal: list[Problem]) -> None:
+    """The optional player elements the schema restricts: ZPS form, number ranges, sex."""
+    if p.vkz and not _VKZ.fullmatch(p.vkz):
+        fatal.append(
+            Problem(
+                p.line,
+                "vkz",
+                gettext_noop("ZPS „%(value)s“ von %(name)s ist ungültig."),
+                {"value": p.vkz, "name": p.name},
+            )
+        )
+    for element, value, low, high in (
+        ("numberClubMember", p.member_number, 1, 99999),
+        ("fideId", p.fide_id, 1, None),
+        ("fideRating", p.fide_rating, 1, 5000),
+    ):
+        if value is not None and (value < low or (high is not None and value > high)):
             fatal.append(
                 Problem(
                     p.line,
-                    "vkz",
-                    gettext_noop("ZPS „%(value)s“ von %(name)s ist ungültig."),
-                    {"value": p.vkz, "name": p.name},
+                    element,
+                    gettext_noop("%(value)s von %(name)s liegt außerhalb des erlaubten Bereichs."),
+                    {"value": value, "name": p.name},
                 )
             )
-        for element, value, low, high in (
-            ("numberClubMember", p.member_number, 1, 99999),
-            ("fideId", p.fide_id, 1, None),
-            ("fideRating", p.fide_rating, 1, 5000),
-        ):
-            if value is not None and (value < low or (high is not None and value > high)):
-                fatal.append(
-                    Problem(
-                        p.line,
-                        element,
-                        gettext_noop("%(value)s von %(name)s liegt außerhalb des erlaubten Bereichs."),
-                        {"value": value, "name": p.name},
-                    )
-                )
-        if p.sex not in ("", "m", "w"):
-            fatal.append(
-                Problem(
-                    p.line,
-                    "sex",
-                    gettext_noop("Geschlecht „%(value)s“ ist weder m noch w."),
-                    {"value": p.sex},
-                )
+    if p.sex not in ("", "m", "w"):
+        fatal.append(
+            Problem(
+                p.line,
+                "sex",
+                gettext_noop("Geschlecht „%(value)s“ ist weder m noch w."),
+                {"value": p.sex},
             )
-    for g in report.games:
-        for element, number in (
-            ("tournamentPlayerNumberWhite", g.white),
-            ("tournamentPlayerNumberBlack", g.black),
-        ):
-            if number is not None and number not in numbers:
-                fatal.append(
-                    Problem(
-                        g.line,
-                        element,
-                        gettext_noop(
-                            "Runde %(round)s: Startnummer %(number)s ist nicht in der Spielerliste."
-                        ),
-                        {"round": g.round, "number": number},
-                    )
-                )
-        if g.white is not None and g.white == g.black:
+        )
+
+
+def _check_players(
+    players: Sequence[Player], fatal: list[Problem], advice: list[Problem]
+) -> dict[int, Player]:
+    """Every player's problems, player by player; returns the players by start number for the games."""
+    if not players:
+        fatal.append(Problem(None, "players", gettext_noop("Der Bericht enthält keinen Spieler.")))
+    numbers: dict[int, Player] = {}
+    by_dsb_id: dict[str, Player] = {}
+    for p in players:
+        _check_start_number(p, numbers, fatal)
+        _check_name_and_birth_year(p, fatal)
+        _check_dsb_id(p, by_dsb_id, fatal, advice)
+        _check_optional_fields(p, fatal)
+    return numbers
+
+
+def _check_game_sides(g: Game, numbers: Mapping[int, Player], fatal: list[Problem]) -> None:
+    """Start numbers of a game that are not in the player list, or a player against himself."""
+    for element, number in (
+        ("tournamentPlayerNumberWhite", g.white),
+        ("tournamentPlayerNumberBlack", g.black),
+    ):
+        if number is not None and number not in numbers:
             fatal.append(
                 Problem(
                     g.line,
-                    "game",
-                    gettext_noop("Runde %(round)s: Startnummer %(number)s spielt gegen sich selbst."),
-                    {"round": g.round, "number": g.white},
+                    element,
+                    gettext_noop("Runde %(round)s: Startnummer %(number)s ist nicht in der Spielerliste."),
+                    {"round": g.round, "number": number},
                 )
             )
-        for element, point in (("pointWhite", g.point_white), ("pointBlack", g.point_black)):
-            if point not in POINTS:
-                fatal.append(
-                    Problem(
-                        g.line,
-                        element,
-                        gettext_noop("Runde %(round)s: Ergebnis „%(value)s“ ist ungültig."),
-                        {"round": g.round, "value": point},
-                    )
-                )
-        if g.date is not None and not t.start_date <= g.date <= t.end_date:
-            advice.append(
-                Problem(
-                    g.line,
-                    "date",
-                    gettext_noop(
-                        "Runde %(round)s: das Datum %(date)s liegt nicht zwischen %(start)s und %(end)s."
-                    ),
-                    {
-                        "round": g.round,
-                        "date": g.date.isoformat(),
-                        "start": t.start_date.isoformat(),
-                        "end": t.end_date.isoformat(),
-                    },
-                )
+    if g.white is not None and g.white == g.black:
+        fatal.append(
+            Problem(
+                g.line,
+                "game",
+                gettext_noop("Runde %(round)s: Startnummer %(number)s spielt gegen sich selbst."),
+                {"round": g.round, "number": g.white},
             )
-        if g.round < 1:
+        )
+
+
+def _check_game_points(g: Game, fatal: list[Problem]) -> None:
+    for element, point in (("pointWhite", g.point_white), ("pointBlack", g.point_black)):
+        if point not in POINTS:
             fatal.append(
-                Problem(g.line, "round", gettext_noop("Runde %(round)s ist ungültig."), {"round": g.round})
-            )
-        elif g.round > t.rounds:
-            advice.append(
                 Problem(
                     g.line,
-                    "round",
-                    gettext_noop("Runde %(round)s, aber das Turnier hat %(rounds)s Runden."),
-                    {"round": g.round, "rounds": t.rounds},
+                    element,
+                    gettext_noop("Runde %(round)s: Ergebnis „%(value)s“ ist ungültig."),
+                    {"round": g.round, "value": point},
                 )
             )
+
+
+def _check_game_date(g: Game, t: Tournament, advice: list[Problem]) -> None:
+    """A game dated outside the tournament: advice only, the file stays valid."""
+    if g.date is not None and not t.start_date <= g.date <= t.end_date:
+        advice.append(
+            Problem(
+                g.line,
+                "date",
+                gettext_noop(
+                    "Runde %(round)s: das Datum %(date)s liegt nicht zwischen %(start)s und %(end)s."
+                ),
+                {
+                    "round": g.round,
+                    "date": g.date.isoformat(),
+                    "start": t.start_date.isoformat(),
+                    "end": t.end_date.isoformat(),
+                },
+            )
+        )
+
+
+def _check_game_round(g: Game, t: Tournament, fatal: list[Problem], advice: list[Problem]) -> None:
+    """A round below 1 is fatal; one beyond the tournament's rounds is advice only."""
+    if g.round < 1:
+        fatal.append(
+            Problem(g.line, "round", gettext_noop("Runde %(round)s ist ungültig."), {"round": g.round})
+        )
+    elif g.round > t.rounds:
+        advice.append(
+            Problem(
+                g.line,
+                "round",
+                gettext_noop("Runde %(round)s, aber das Turnier hat %(rounds)s Runden."),
+                {"round": g.round, "rounds": t.rounds},
+            )
+        )
+
+
+def _check_end_date(report: Report, advice: list[Problem]) -> None:
+    """The end date should be the day of the last game (WO 2.2.3); see :func:`last_game_day`."""
+    t = report.tournament
     last = last_game_day(report.games)
     if last is not None and last != t.end_date:
         advice.append(
@@ -1187,6 +1258,22 @@ def _check(report: Report) -> tuple[list[Problem], list[Problem]]:
                 {"end": t.end_date.isoformat(), "last": last.isoformat()},
             )
         )
+
+
+def _check(report: Report) -> tuple[list[Problem], list[Problem]]:
+    """(problems that make the file invalid, problems the officer should see) of a report to export."""
+    fatal: list[Problem] = []
+    advice: list[Problem] = []
+    t = report.tournament
+    _check_tournament(t, fatal)
+    _check_texts(report, fatal)
+    numbers = _check_players(report.players, fatal, advice)
+    for g in report.games:
+        _check_game_sides(g, numbers, fatal)
+        _check_game_points(g, fatal)
+        _check_game_date(g, t, advice)
+        _check_game_round(g, t, fatal, advice)
+    _check_end_date(report, advice)
     return fatal, advice
 
 
@@ -1211,27 +1298,19 @@ def _sub(parent: etree._Element, name: str, text: str | None = None) -> etree._E
     return el
 
 
-def write(report: Report) -> bytes:
-    """The report as UTF-8 XML in the element order of formats.md §3.10.
+# The element writers follow HEADER_ELEMENTS, TOURNAMENT_ELEMENTS, PLAYER_ELEMENTS and GAME_ELEMENTS: the
+# order is the format's (§3.10), an optional element is left out when it has no value.
 
-    Raises :class:`DsbXmlError` when :func:`check_problems` finds the report not exportable (a player
-    without a birth year, start numbers twice, a game with an unlisted player, an invalid value).
-    """
-    fatal, advice = _check(report)
-    if fatal:
-        raise DsbXmlError(fatal, advice)
-    root = etree.Element(f"{{{NAMESPACE}}}{ROOT}", nsmap={None: NAMESPACE, "xsi": XSI})
-    root.set("version", VERSION)
-    root.set(f"{{{XSI}}}schemaLocation", f"{NAMESPACE} {SCHEMA_URL}")
 
-    h = report.header
+def _write_header(root: etree._Element, h: Header) -> None:
     header = _sub(root, "header")
     _sub(header, "creationDate", h.creation_date.isoformat())
     _sub(header, "sender", h.sender)
     _sub(header, "system", h.system)
     _sub(header, "fileUUID", str(h.file_uuid))
 
-    t = report.tournament
+
+def _write_tournament(root: etree._Element, t: Tournament) -> None:
     tournament = _sub(root, "tournament")
     _sub(tournament, "tournamentUUID", str(t.uuid))
     _sub(tournament, "label", t.label)
@@ -1245,44 +1324,65 @@ def write(report: Report) -> bytes:
     if t.notes:  # url and ageClass never: their place relative to notes is unconfirmed (§3.10)
         _sub(tournament, "notes", t.notes)
 
+
+def _write_player(players: etree._Element, p: Player) -> None:
+    player = _sub(players, "player")
+    _sub(player, "tournamentPlayerNumber", str(p.number))
+    if p.dsb_id:
+        _sub(player, "dsbId", p.dsb_id)
+    _sub(player, "surname", p.surname)
+    _sub(player, "forename", p.forename)
+    _sub(player, "dobYear", f"{p.birth_year:04d}")
+    if p.birth_date is not None:
+        _sub(player, "dobDate", p.birth_date.isoformat())
+    if p.vkz:
+        _sub(player, "vkz", p.vkz)
+    if p.member_number is not None:
+        _sub(player, "numberClubMember", str(p.member_number))
+    if p.club:
+        _sub(player, "club", p.club)
+    if p.fide_id is not None:
+        _sub(player, "fideId", str(p.fide_id))
+    if p.fide_rating is not None:
+        _sub(player, "fideRating", str(p.fide_rating))
+    if p.sex:
+        _sub(player, "sex", p.sex)
+
+
+def _write_game(games: etree._Element, g: Game) -> None:
+    game = _sub(games, "game")
+    _sub(game, "round", str(g.round))
+    if g.date is not None:
+        _sub(game, "date", g.date.isoformat())
+    for colour, number in (("White", g.white), ("Black", g.black)):
+        if number is None:
+            _sub(game, f"none{colour}Player", "true")
+        else:
+            _sub(game, f"tournamentPlayerNumber{colour}", str(number))
+    _sub(game, "pointWhite", g.point_white)
+    _sub(game, "pointBlack", g.point_black)
+
+
+def write(report: Report) -> bytes:
+    """The report as UTF-8 XML in the element order of formats.md §3.10.
+
+    Raises :class:`DsbXmlError` when :func:`check_problems` finds the report not exportable (a player
+    without a birth year, start numbers twice, a game with an unlisted player, an invalid value).
+    """
+    fatal, advice = _check(report)
+    if fatal:
+        raise DsbXmlError(fatal, advice)
+    root = etree.Element(f"{{{NAMESPACE}}}{ROOT}", nsmap={None: NAMESPACE, "xsi": XSI})
+    root.set("version", VERSION)
+    root.set(f"{{{XSI}}}schemaLocation", f"{NAMESPACE} {SCHEMA_URL}")
+    _write_header(root, report.header)
+    _write_tournament(root, report.tournament)
     players = _sub(root, "players")
     for p in report.players:
-        player = _sub(players, "player")
-        _sub(player, "tournamentPlayerNumber", str(p.number))
-        if p.dsb_id:
-            _sub(player, "dsbId", p.dsb_id)
-        _sub(player, "surname", p.surname)
-        _sub(player, "forename", p.forename)
-        _sub(player, "dobYear", f"{p.birth_year:04d}")
-        if p.birth_date is not None:
-            _sub(player, "dobDate", p.birth_date.isoformat())
-        if p.vkz:
-            _sub(player, "vkz", p.vkz)
-        if p.member_number is not None:
-            _sub(player, "numberClubMember", str(p.member_number))
-        if p.club:
-            _sub(player, "club", p.club)
-        if p.fide_id is not None:
-            _sub(player, "fideId", str(p.fide_id))
-        if p.fide_rating is not None:
-            _sub(player, "fideRating", str(p.fide_rating))
-        if p.sex:
-            _sub(player, "sex", p.sex)
-
+        _write_player(players, p)
     games = _sub(root, "games")
     for g in report.games:
-        game = _sub(games, "game")
-        _sub(game, "round", str(g.round))
-        if g.date is not None:
-            _sub(game, "date", g.date.isoformat())
-        for colour, number in (("White", g.white), ("Black", g.black)):
-            if number is None:
-                _sub(game, f"none{colour}Player", "true")
-            else:
-                _sub(game, f"tournamentPlayerNumber{colour}", str(number))
-        _sub(game, "pointWhite", g.point_white)
-        _sub(game, "pointBlack", g.point_black)
-
+        _write_game(games, g)
     etree.indent(root, space="  ")
     body = etree.tostring(root, encoding="UTF-8", xml_declaration=False)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body + b"\n"
