@@ -327,25 +327,76 @@ class _Analysis:
     refs: dict[int, TournamentRef]
 
 
+@dataclass(slots=True)
+class _Context:
+    """What the heuristics share for one list. The first fields are read only; ``parted`` and ``named`` are
+    written as the causes are settled (the chains' heuristics read the partings settled before)."""
+
+    players: dict[int, _Player]
+    ours: dict[int, tuple[int | None, int]]  # ours as of his week, every compared player
+    cause: dict[int, Cause]  # the differing players only
+    participants: dict[int, list[int]]  # tournament -> compared players rated in it within their window
+    key_of: dict[int, OrderKey]  # tournament -> its place in the replay
+    # Per differing player (module docstring): his bound, candidates, last agreement L and the size of his
+    # difference.
+    bound: dict[int, OrderKey] = field(default_factory=dict)
+    candidates: dict[int, list[_Event]] = field(default_factory=dict)
+    last_agreement: dict[int, _Event | None] = field(default_factory=dict)
+    size: dict[int, int] = field(default_factory=dict)
+    parted: dict[int, OrderKey] = field(default_factory=dict)  # where his chain parts, if known
+    named: dict[int, tuple[list[int], Evidence]] = field(default_factory=dict)  # tournaments, evidence
+
+    def others(self, pk: int, event: _Event) -> list[int]:
+        """His co-participants in the tournament of ``event``."""
+        return [q for q in self.participants[event.tournament or 0] if q != pk]
+
+
 def _analyse(as_of: datetime.date | None) -> _Analysis:
     if as_of is None:
         return _Analysis(None, {}, {}, {})
-    players = _load(as_of)
-    cause: dict[int, Cause] = {}
-    ours: dict[int, tuple[int | None, int]] = {}
-    for pk, p in players.items():
-        ours[pk] = _ours(p.state(p.end))
-        official = (p.dwz, p.index)
-        if official == ours[pk]:
-            continue
-        if p.index < ours[pk][1]:
-            cause[pk] = Cause.OURS_EXTRA
-        elif p.index > ours[pk][1]:
-            cause[pk] = Cause.DSB_EXTRA
-        else:
-            cause[pk] = Cause.CHAIN_PARTS
+    ctx = _context(_load(as_of))
+    # In the module docstring's order: OURS_EXTRA and DSB_EXTRA partings are fixed first, as the chains'
+    # spreads start from them.
+    for pk in sorted(pk for pk, c in ctx.cause.items() if c == Cause.OURS_EXTRA):
+        _name_ours_extra(ctx, pk)
+    for pk in (pk for pk, c in ctx.cause.items() if c == Cause.DSB_EXTRA):
+        _name_dsb_extra(ctx, pk)
+    _chains(_sweep(ctx))
+    refs = _tournament_refs(ctx)
+    differences = {pk: _difference(ctx, pk, refs) for pk in ctx.cause}
+    return _Analysis(as_of, ctx.players, differences, refs)
 
-    # Tournaments of compared players in their windows: who was rated in each.
+
+def _context(players: dict[int, _Player]) -> _Context:
+    """Ours as of each player's week, the causes, the tournaments' participants, and per differing player
+    the facts the heuristics start from (the causes must all be known first: L counts who agrees)."""
+    ours = {pk: _ours(p.state(p.end)) for pk, p in players.items()}
+    cause = {pk: c for pk, p in players.items() if (c := _cause(p, ours[pk])) is not None}
+    ctx = _Context(players, ours, cause, *_participants(players))
+    for pk in cause:
+        p = players[pk]
+        bound = ctx.bound[pk] = _bound(p)
+        ctx.candidates[pk] = [
+            e for e in p.events if e.tournament is not None and e.key > bound and p.in_window(e.key)
+        ]
+        ctx.last_agreement[pk] = _last_agreement(ctx, pk)
+        ctx.size[pk] = _size(p.dwz, ours[pk][0])
+    return ctx
+
+
+def _cause(p: _Player, ours: tuple[int | None, int]) -> Cause | None:
+    """Which cause a difference has, by the index count; None when the list agrees with ours."""
+    if (p.dwz, p.index) == ours:
+        return None
+    if p.index < ours[1]:
+        return Cause.OURS_EXTRA
+    if p.index > ours[1]:
+        return Cause.DSB_EXTRA
+    return Cause.CHAIN_PARTS
+
+
+def _participants(players: dict[int, _Player]) -> tuple[dict[int, list[int]], dict[int, OrderKey]]:
+    """Tournaments of compared players in their windows: who was rated in each, and each one's key."""
     participants: dict[int, list[int]] = defaultdict(list)
     key_of: dict[int, OrderKey] = {}
     for pk, p in players.items():
@@ -353,100 +404,94 @@ def _analyse(as_of: datetime.date | None) -> _Analysis:
             if e.tournament is not None and p.in_window(e.key):
                 participants[e.tournament].append(pk)
                 key_of[e.tournament] = e.key
+    return participants, key_of
 
-    bound: dict[int, OrderKey] = {}
-    candidates: dict[int, list[_Event]] = {}
-    last_agreement: dict[int, _Event | None] = {}
-    for pk in cause:
-        p = players[pk]
-        b = _START_KEY
-        for end, dwz, index, _week in p.older:  # newest first
-            if end < p.end and _ours(p.state(end)) == (dwz, index):
-                b = _day_end(end)
-                break
-        for e in p.events:
-            if e.adjustment_date is not None and p.in_window(e.key) and e.key > b:
-                b = e.key
-        bound[pk] = b
-        candidates[pk] = [
-            e for e in p.events if e.tournament is not None and e.key > b and p.in_window(e.key)
-        ]
-        last_agreement[pk] = None
-        for e in candidates[pk]:
-            others = [q for q in participants[e.tournament or 0] if q != pk]
-            if others and 2 * sum(1 for q in others if q not in cause) >= len(others):
-                last_agreement[pk] = e
 
-    named: dict[int, tuple[list[int], Evidence]] = {}
-    parted: dict[int, OrderKey] = {}
+def _bound(p: _Player) -> OrderKey:
+    """Before which his chains cannot part: the window of his newest older list that agreed with ours, or
+    his last dated adjustment in the window if later (both chains take its value)."""
+    bound = _START_KEY
+    for end, dwz, index, _week in p.older:  # newest first
+        if end < p.end and _ours(p.state(end)) == (dwz, index):
+            bound = _day_end(end)
+            break
+    for e in p.events:
+        if e.adjustment_date is not None and p.in_window(e.key) and e.key > bound:
+            bound = e.key
+    return bound
 
-    # OURS_EXTRA: the tournaments the DSB lacks.
-    for pk in sorted(pk for pk, c in cause.items() if c == Cause.OURS_EXTRA):
-        p = players[pk]
-        missing = ours[pk][1] - p.index
-        agreed = last_agreement[pk]
-        ranked = []
-        for e in candidates[pk]:
-            others = [q for q in participants[e.tournament or 0] if q != pk]
-            extra = sum(1 for q in others if cause.get(q) == Cause.OURS_EXTRA)
-            corroborated = bool(others) and extra == len(others)
-            consistent = agreed is None or e.key > agreed.key
-            ranked.append(((corroborated, extra, consistent, e.key), e))
-        ranked.sort(key=lambda item: item[0], reverse=True)
-        chosen = sorted((e for _rank, e in ranked[:missing]), key=lambda e: e.key)
-        if not chosen:
-            named[pk] = ([], Evidence.NONE)
-            continue
-        evidence = Evidence.CORROBORATED if ranked[0][0][0] else Evidence.COUNT
-        named[pk] = ([e.tournament for e in chosen if e.tournament is not None], evidence)
-        parted[pk] = chosen[0].key
 
-    # DSB_EXTRA: after his last agreement; without one the point is unknown (it spreads nowhere).
-    for pk in (pk for pk, c in cause.items() if c == Cause.DSB_EXTRA):
-        agreed = last_agreement[pk]
-        if agreed is not None:
-            parted[pk] = agreed.key
-        elif bound[pk] > _START_KEY:
-            parted[pk] = bound[pk]
-        named[pk] = ([], Evidence.NONE)
+def _last_agreement(ctx: _Context, pk: int) -> _Event | None:
+    """L: his last candidate in which at least half of his co-participants agree with the list."""
+    agreed = None
+    for e in ctx.candidates[pk]:
+        others = ctx.others(pk, e)
+        if others and 2 * sum(1 for q in others if q not in ctx.cause) >= len(others):
+            agreed = e
+    return agreed
 
-    # CHAIN_PARTS: spreads and roots in evaluation order, then the last resorts.
-    chain = sorted(pk for pk, c in cause.items() if c == Cause.CHAIN_PARTS)
-    allowed = {pk: candidates[pk] for pk in chain}
-    size = {pk: _size(players[pk].dwz, ours[pk][0]) for pk in cause}
-    sharing: dict[int, set[int]] = defaultdict(set)  # tournament -> chain players who may part there
-    for pk in chain:
-        for e in allowed[pk]:
-            sharing[e.tournament or 0].add(pk)
-    roots = {pk: _root(pk, allowed[pk], participants, cause, sharing) for pk in chain}
-    _chains(chain, allowed, participants, cause, size, roots, sharing, key_of, parted, named)
 
-    tournament_ids = {t for ids, _ev in named.values() for t in ids}
-    tournament_ids |= {e.tournament for e in last_agreement.values() if e is not None and e.tournament}
-    refs = {
+def _name_ours_extra(ctx: _Context, pk: int) -> None:
+    """OURS_EXTRA: the tournaments the DSB lacks, as many as the indices differ, best ranked (module
+    docstring); his chain parts at the first of them."""
+    missing = ctx.ours[pk][1] - ctx.players[pk].index
+    agreed = ctx.last_agreement[pk]
+    ranked = []
+    for e in ctx.candidates[pk]:
+        others = ctx.others(pk, e)
+        extra = sum(1 for q in others if ctx.cause.get(q) == Cause.OURS_EXTRA)
+        corroborated = bool(others) and extra == len(others)
+        consistent = agreed is None or e.key > agreed.key
+        ranked.append(((corroborated, extra, consistent, e.key), e))
+    ranked.sort(key=lambda item: item[0], reverse=True)
+    chosen = sorted((e for _rank, e in ranked[:missing]), key=lambda e: e.key)
+    if not chosen:
+        ctx.named[pk] = ([], Evidence.NONE)
+        return
+    evidence = Evidence.CORROBORATED if ranked[0][0][0] else Evidence.COUNT
+    ctx.named[pk] = ([e.tournament for e in chosen if e.tournament is not None], evidence)
+    ctx.parted[pk] = chosen[0].key
+
+
+def _name_dsb_extra(ctx: _Context, pk: int) -> None:
+    """DSB_EXTRA: nothing of ours to name; parted after his last agreement, else after the bound, else at a
+    point not known (it spreads nowhere)."""
+    agreed = ctx.last_agreement[pk]
+    if agreed is not None:
+        ctx.parted[pk] = agreed.key
+    elif ctx.bound[pk] > _START_KEY:
+        ctx.parted[pk] = ctx.bound[pk]
+    ctx.named[pk] = ([], Evidence.NONE)
+
+
+def _tournament_refs(ctx: _Context) -> dict[int, TournamentRef]:
+    """One query: the named tournaments and the last agreements (the DSB_EXTRA message names them)."""
+    tournament_ids = {t for ids, _ev in ctx.named.values() for t in ids}
+    tournament_ids |= {e.tournament for e in ctx.last_agreement.values() if e is not None and e.tournament}
+    return {
         t.pk: TournamentRef(t.pk, t.name, t.code, t.end_date)
         for t in Tournament.objects.filter(pk__in=tournament_ids).only("pk", "name", "code", "end_date")
     }
-    differences = {}
-    for pk, c in cause.items():
-        p = players[pk]
-        ids, evidence = named.get(pk, ([], Evidence.NONE))
-        named_refs = tuple(refs[t] for t in ids)
-        differences[pk] = Difference(
-            player=p.ref,
-            official_dwz=p.dwz,
-            official_index=p.index,
-            official_week=p.week,
-            window_end=p.end,
-            our_dwz=ours[pk][0],
-            our_index=ours[pk][1],
-            cause=c,
-            tournaments=named_refs,
-            evidence=evidence,
-            message=_message(c, p, ours[pk], named_refs, evidence, last_agreement[pk], refs),
-            parted_after=parted.get(pk),
-        )
-    return _Analysis(as_of, players, differences, refs)
+
+
+def _difference(ctx: _Context, pk: int, refs: dict[int, TournamentRef]) -> Difference:
+    p, ours, cause = ctx.players[pk], ctx.ours[pk], ctx.cause[pk]
+    ids, evidence = ctx.named.get(pk, ([], Evidence.NONE))
+    named_refs = tuple(refs[t] for t in ids)
+    return Difference(
+        player=p.ref,
+        official_dwz=p.dwz,
+        official_index=p.index,
+        official_week=p.week,
+        window_end=p.end,
+        our_dwz=ours[0],
+        our_index=ours[1],
+        cause=cause,
+        tournaments=named_refs,
+        evidence=evidence,
+        message=_message(cause, p, ours, named_refs, evidence, ctx.last_agreement[pk], refs),
+        parted_after=ctx.parted.get(pk),
+    )
 
 
 # A difference of at least this many points may be a player's own (a game or an evaluation differs); a
@@ -471,7 +516,7 @@ class _Root:
 
 
 def _root(pk, events, participants, cause, sharing) -> _Root | None:
-    """Where an unexplained player's own change most likely lies (step 4): among his candidates, the one
+    """Where an unexplained player's own change most likely lies (step 2): among his candidates, the one
     after which he meets the most players who differ less those who agree (had his chain parted there, they
     would all differ; a few may agree by rounding), then one he shares with another player with the same
     cause (a game's two players), then the earliest. None without candidates."""
@@ -487,64 +532,105 @@ def _root(pk, events, participants, cause, sharing) -> _Root | None:
     return best
 
 
-def _chains(chain, allowed, participants, cause, size, roots, sharing, key_of, parted, named) -> None:
-    """Steps 1–3 of ``CHAIN_PARTS`` (module docstring), writing ``parted`` and ``named``: one sweep through
-    the tournaments in evaluation order settles every spread and root (each depends only on partings
-    before it), then each last resort is settled and the sweep runs again from there."""
-    open_ = set(chain)
-    order = sorted(sharing, key=lambda tid: key_of[tid])
-    keys = [key_of[tid] for tid in order]
+@dataclass(slots=True)
+class _Sweep:
+    """Steps 1–3 of ``CHAIN_PARTS``: the chain players not settled yet (``open_``) and what they are
+    settled by; settling writes ``ctx.parted`` and ``ctx.named``."""
 
-    def spreads_to(pk: int, tid: int, key: OrderKey) -> bool:
+    ctx: _Context
+    roots: dict[int, _Root | None]  # his own most likely change (step 2), None without candidates
+    sharing: dict[int, set[int]]  # tournament -> chain players who may part there
+    open_: set[int]
+    order: list[int]  # the tournaments of ``sharing`` in evaluation order
+    keys: list[OrderKey]  # their keys, to resume after a key
+
+    def spreads_to(self, pk: int, tid: int, key: OrderKey) -> bool:
+        """Step 1: a co-participant's chain had parted before, with a difference at least as large."""
+        parted, size = self.ctx.parted, self.ctx.size
         return any(
-            q != pk and q in parted and parted[q] < key and size[q] >= size[pk] for q in participants[tid]
+            q != pk and q in parted and parted[q] < key and size[q] >= size[pk]
+            for q in self.ctx.participants[tid]
         )
 
-    def sweep(after: OrderKey | None) -> None:
-        for tid in order[0 if after is None else bisect.bisect_right(keys, after) :]:
-            key = key_of[tid]
-            for pk in sorted(sharing[tid] & open_):
-                root = roots[pk]
-                if spreads_to(pk, tid, key):
-                    parted[pk], named[pk] = key, ([tid], Evidence.SPREAD)
-                elif root is not None and size[pk] >= ROOT_MIN and root.tournament == tid:
-                    parted[pk], named[pk] = key, ([tid], root.evidence)
-                else:
-                    continue
-                open_.discard(pk)
+    def settle(self, pk: int, key: OrderKey, tid: int, evidence: Evidence) -> None:
+        self.ctx.parted[pk], self.ctx.named[pk] = key, ([tid], evidence)
+        self.open_.discard(pk)
 
-    sweep(None)
-    # The last resorts do not depend on what is settled meanwhile (DSB_EXTRA partings are fixed).
-    vague = []  # (key, player, tournament): met a DSB_EXTRA player of unknown parting, as large a difference
-    for pk in open_:
-        for e in allowed[pk]:
+    def run(self, after: OrderKey | None) -> None:
+        """Settles every spread and root in evaluation order, from just after ``after`` (None: the start).
+        One pass suffices: each depends only on partings before its tournament."""
+        for tid in self.order[0 if after is None else bisect.bisect_right(self.keys, after) :]:
+            key = self.ctx.key_of[tid]
+            for pk in sorted(self.sharing[tid] & self.open_):
+                root = self.roots[pk]
+                if self.spreads_to(pk, tid, key):
+                    self.settle(pk, key, tid, Evidence.SPREAD)
+                elif root is not None and self.ctx.size[pk] >= ROOT_MIN and root.tournament == tid:
+                    self.settle(pk, key, tid, root.evidence)
+
+
+def _sweep(ctx: _Context) -> _Sweep:
+    """The sweep over the CHAIN_PARTS players, all open, with their roots."""
+    chain = sorted(pk for pk, c in ctx.cause.items() if c == Cause.CHAIN_PARTS)
+    sharing: dict[int, set[int]] = defaultdict(set)
+    for pk in chain:
+        for e in ctx.candidates[pk]:
+            sharing[e.tournament or 0].add(pk)
+    roots = {pk: _root(pk, ctx.candidates[pk], ctx.participants, ctx.cause, sharing) for pk in chain}
+    order = sorted(sharing, key=lambda tid: ctx.key_of[tid])
+    return _Sweep(ctx, roots, sharing, set(chain), order, [ctx.key_of[tid] for tid in order])
+
+
+def _chains(sweep: _Sweep) -> None:
+    """Steps 1–3 of ``CHAIN_PARTS`` (module docstring): one sweep through the tournaments in evaluation
+    order settles every spread and root, then each last resort is settled and the sweep runs again from
+    there."""
+    sweep.run(None)
+    # The last resorts do not depend on what is settled meanwhile (DSB_EXTRA partings are fixed), so both
+    # are ranked once: stacks, best last; a player settled meanwhile is dropped when he comes up.
+    vague = _vague(sweep)
+    # (rank, player) is unique, so the root itself is never compared.
+    small = sorted(
+        ((root.rank, pk, root) for pk in sweep.open_ if (root := sweep.roots[pk]) is not None), reverse=True
+    )
+    while sweep.open_:
+        _drop_settled(vague, sweep.open_)
+        _drop_settled(small, sweep.open_)
+        if vague:
+            key, pk, tid = vague.pop()
+            sweep.settle(pk, key, tid, Evidence.SPREAD)
+        elif small:
+            _rank, pk, root = small.pop()
+            sweep.settle(pk, root.key, root.tournament, root.evidence)
+        else:  # no candidate at all: an adjustment or start value differs
+            for pk in sweep.open_:
+                sweep.ctx.named[pk] = ([], Evidence.NONE)
+            return
+        sweep.run(sweep.ctx.parted[pk])
+
+
+def _vague(sweep: _Sweep) -> list[tuple[OrderKey, int, int]]:
+    """Step 3's first resort, as a stack (earliest last): per open player his first candidate where he met
+    a DSB_EXTRA player of unknown parting with a difference at least as large; (key, player, tournament)."""
+    ctx = sweep.ctx
+    vague = []
+    for pk in sweep.open_:
+        for e in ctx.candidates[pk]:
             tid = e.tournament or 0
             if any(
-                cause.get(q) == Cause.DSB_EXTRA and q not in parted and size[q] >= size[pk]
-                for q in participants[tid]
+                ctx.cause.get(q) == Cause.DSB_EXTRA and q not in ctx.parted and ctx.size[q] >= ctx.size[pk]
+                for q in ctx.participants[tid]
             ):
                 vague.append((e.key, pk, tid))
                 break
     vague.sort(reverse=True)
-    small = sorted(((root.rank, pk) for pk in open_ if (root := roots[pk]) is not None), reverse=True)
-    while open_:
-        while vague and vague[-1][1] not in open_:
-            vague.pop()
-        while small and small[-1][1] not in open_:
-            small.pop()
-        if vague:
-            key, pk, tid = vague.pop()
-            parted[pk], named[pk] = key, ([tid], Evidence.SPREAD)
-        elif small:
-            pk = small.pop()[1]
-            root = roots[pk]
-            parted[pk], named[pk] = root.key, ([root.tournament], root.evidence)
-        else:  # no candidate at all: an adjustment or start value differs
-            for pk in open_:
-                named[pk] = ([], Evidence.NONE)
-            return
-        open_.discard(pk)
-        sweep(parted[pk])
+    return vague
+
+
+def _drop_settled(stack: list, open_: set[int]) -> None:
+    """Pops the settled players (each entry's second item) off the top of a last-resort stack."""
+    while stack and stack[-1][1] not in open_:
+        stack.pop()
 
 
 def _label(ref: TournamentRef) -> str:
