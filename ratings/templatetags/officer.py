@@ -9,8 +9,8 @@ Public templates show the trail to logged-in officers with::
 from django import template
 
 from ratings import permissions
-from ratings.audit_display import actor, change_lines, with_lines
 from ratings.selectors.audit import audit_trail as load_trail
+from ratings.web.audit_display import actor, change_lines, with_lines
 
 register = template.Library()
 

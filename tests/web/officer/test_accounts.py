@@ -7,7 +7,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from ratings.admin_messages import report_text
+from ratings.admin.reports import report_text
 from ratings.services.recalculation import RecalculationReport
 from tests.builders import PASSWORD
 

@@ -88,7 +88,7 @@ def test_remembered_numbers_and_dates_follow_the_language():
 def test_select_widget_equals_djangos_select(value):
     from django import forms
 
-    from ratings.filters import SelectWidget
+    from ratings.web.public.filters import SelectWidget
 
     choices = [("", "alle"), ("a", "A & <B>"), ("Gruppe", [("b", "B"), ("c", "C")])]
     attrs = {"class": "form-select", "id": "id_f", "aria-invalid": "true"}

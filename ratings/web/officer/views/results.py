@@ -11,15 +11,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ratings import permissions, services
-from ratings.forms import NewPlayerForm, parse_participants
-from ratings.forms.public import SearchForm
 from ratings.models.player import Player
 from ratings.models.tournament import Game, TournamentEntry
 from ratings.selectors import officer_results as reads
 from ratings.selectors import plausibility, search
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
-from ratings.views.officer import (
+from ratings.web.officer.forms import NewPlayerForm, parse_participants
+from ratings.web.officer.views.plausibility import confirmed, warnings_context
+from ratings.web.officer.views.results_entry import Entry, entry_from_db, entry_from_post, mode_of
+from ratings.web.officer.views.results_paste import apply_actions, paste
+from ratings.web.officer.views.tournaments import (
     _trail,
     conflict_context,
     editable_tournament,
@@ -28,9 +30,7 @@ from ratings.views.officer import (
     tournament_gone,
     tournament_public_url,
 )
-from ratings.views.officer_results_entry import Entry, entry_from_db, entry_from_post, mode_of
-from ratings.views.officer_results_paste import apply_actions, paste
-from ratings.views.plausibility import confirmed, warnings_context
+from ratings.web.public.forms import SearchForm
 
 SEARCH_LIMIT = 15
 

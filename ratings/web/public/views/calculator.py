@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from ratings.dwz import GameInput, PlayerInput, PlayerResult, TournamentInput, evaluate
 from ratings.dwz.types import EditionName, Result
 from ratings.enums import Edition
-from ratings.forms.public import CalculatorForm, OpponentFormSet, opponents_from
+from ratings.web.public.forms import CalculatorForm, OpponentFormSet, opponents_from
 
 SELF_ID = "me"
 PREFIX = "opp"

@@ -16,12 +16,18 @@ from django_tables2 import SingleTableMixin
 from django_tables2.export import ExportMixin
 
 from ratings.exports import RFC4180, SafeTableExport, list_response
-from ratings.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
-from ratings.forms.public import SearchForm
 from ratings.permissions import user_scope
 from ratings.selectors import club_stats, clubs, lists, statistics, tournaments
 from ratings.selectors import search as search_selectors
-from ratings.tables import ClubMembersTable, ClubTable, PlayerSearchTable, RatingListTable, TournamentTable
+from ratings.web.public.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
+from ratings.web.public.forms import SearchForm
+from ratings.web.public.tables import (
+    ClubMembersTable,
+    ClubTable,
+    PlayerSearchTable,
+    RatingListTable,
+    TournamentTable,
+)
 
 MAX_PER_PAGE = 200
 

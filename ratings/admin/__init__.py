@@ -13,15 +13,11 @@ from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from ratings import (  # noqa: F401 - they register models
-    admin_dsb_list,
-    admin_merge,
-    admin_officer,
-    admin_recalculation,
-    services,
-)
-from ratings.admin_base import ReadOnlyAdmin
-from ratings.admin_messages import report_text
+from ratings import services
+from ratings.admin import dsb_list, officer, recalculation  # noqa: F401 - they register models
+from ratings.admin import merge as admin_merge
+from ratings.admin.base import ReadOnlyAdmin
+from ratings.admin.reports import report_text
 from ratings.models import (
     Club,
     Evaluation,

@@ -9,10 +9,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from ratings.enums import Sex
-from ratings.escaping import escape
 from ratings.models import Club, Organisation
 from ratings.selectors import lists, search
 from ratings.selectors.clubs import organisation_and_below
+from ratings.web.escaping import escape
 
 
 class BootstrapFilterSet(django_filters.FilterSet):

@@ -12,7 +12,7 @@ from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
 
 from ratings import permissions
-from ratings.throttle import throttle
+from ratings.web.throttle import throttle
 
 
 class LoginView(auth_views.LoginView):

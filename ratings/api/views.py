@@ -8,10 +8,10 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from ratings.api_schema import openapi
+from ratings.api.schema import openapi
 from ratings.models import Club
 from ratings.selectors import clubs, lists, players, tournaments
-from ratings.throttle import throttle
+from ratings.web.throttle import throttle
 
 
 def _json(data) -> JsonResponse:

@@ -10,7 +10,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ratings.formats import result_entry
-from ratings.forms import (
+from ratings.models.officer import TournamentMode
+from ratings.models.player import Player
+from ratings.models.tournament import Tournament
+from ratings.selectors import officer_results as reads
+from ratings.web.officer.forms import (
     BoardFormSet,
     GameSpec,
     RoundRobinForm,
@@ -18,10 +22,6 @@ from ratings.forms import (
     parse_participants,
     round_robin_initial,
 )
-from ratings.models.officer import TournamentMode
-from ratings.models.player import Player
-from ratings.models.tournament import Tournament
-from ratings.selectors import officer_results as reads
 
 SWISS_BLANK_ROWS = 4
 

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from ratings.selectors import players, tournaments
-from ratings.views.tournament_export import standings_context
+from ratings.web.public.views.tournament_export import standings_context
 
 # Above this many players a tournament's page leaves the games (progress table, scoresheets: three quarters
 # of a 300-player Swiss's 1 MB) to a request of their own (``tournament_games``).

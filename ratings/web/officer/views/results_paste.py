@@ -8,11 +8,11 @@ from django.http import HttpRequest, QueryDict
 from django.utils.translation import gettext as _
 
 from ratings import permissions
-from ratings.forms import BoardFormSet, NewPlayerForm, parse_board_block, parse_round_robin_block
 from ratings.models.officer import TournamentMode
 from ratings.models.player import Player
 from ratings.services import players as players_service
-from ratings.views.officer_results_entry import SWISS_BLANK_ROWS
+from ratings.web.officer.forms import BoardFormSet, NewPlayerForm, parse_board_block, parse_round_robin_block
+from ratings.web.officer.views.results_entry import SWISS_BLANK_ROWS
 
 BOARD_FIELDS = ("round", "white", "black", "result")
 

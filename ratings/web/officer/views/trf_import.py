@@ -21,7 +21,6 @@ from django.views.decorators.http import require_http_methods
 
 from ratings import permissions
 from ratings.formats.trf import TrfTournament, person_id
-from ratings.forms.trf import TrfHeadForm, TrfUploadForm
 from ratings.models import Club, Organisation, Tournament
 from ratings.selectors import officer as reads
 from ratings.selectors.plausibility import file_digest
@@ -41,6 +40,7 @@ from ratings.services.trf_import import (
     trf_save,
     trf_warnings,
 )
+from ratings.web.officer.forms.trf import TrfHeadForm, TrfUploadForm
 
 from .plausibility import confirmed, warnings_context
 

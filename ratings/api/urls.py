@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from ratings.views import api
+from ratings.api import views as api
 
 urlpatterns = [
     path("api/players/<player_key:key>", api.player, name="api-player"),

@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ratings.views.public import home_context
+from ratings.web.public.views.lists import home_context
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -7,12 +7,12 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from ratings.admin_base import ReadOnlyAdmin
-from ratings.admin_messages import report_text
-from ratings.audit_display import actor as audit_actor
+from ratings.admin.base import ReadOnlyAdmin
+from ratings.admin.reports import report_text
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import OfficerScope, TournamentEntryMode
 from ratings.services.tournaments import tournament_restore
+from ratings.web.audit_display import actor as audit_actor
 
 
 @admin.register(OfficerScope)

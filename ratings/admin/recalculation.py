@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from ratings.admin_base import ReadOnlyAdmin
+from ratings.admin.base import ReadOnlyAdmin
 from ratings.models import RecalculationJob
 from ratings.services.background import jobs_resume
 

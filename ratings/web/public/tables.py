@@ -21,8 +21,8 @@ from django.utils.translation import gettext_lazy as _
 from django_tables2.templatetags.django_tables2 import table_page_range
 from django_tables2.utils import Accessor, AttributeDict, signature
 
-from ratings import links
 from ratings.selectors import lists
+from ratings.web import links
 
 
 def _dwz_index(record) -> str:

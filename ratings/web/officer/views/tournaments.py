@@ -17,10 +17,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ratings import permissions, services
-from ratings.audit_display import with_lines
-from ratings.forms import (
-    TournamentHeadForm,
-)
 from ratings.models.officer import TournamentMode
 from ratings.models.tournament import Tournament
 from ratings.selectors import audit as audit_selectors
@@ -33,7 +29,11 @@ from ratings.services.preview import (
 )
 from ratings.services.recalculation import RecalculationReport
 from ratings.services.tournaments import TournamentConflict, TournamentGone
-from ratings.views.plausibility import confirmed, warnings_context
+from ratings.web.audit_display import with_lines
+from ratings.web.officer.forms import (
+    TournamentHeadForm,
+)
+from ratings.web.officer.views.plausibility import confirmed, warnings_context
 
 REPORT_SESSION_KEY = "officer_report"
 
