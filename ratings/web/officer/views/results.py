@@ -15,6 +15,7 @@ from ratings.models.player import Player
 from ratings.models.tournament import Game, TournamentEntry
 from ratings.selectors import officer_results as reads
 from ratings.selectors import plausibility, search
+from ratings.selectors.drafts import has_draft
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import NewPlayerForm, parse_participants
@@ -105,6 +106,7 @@ def _render_results(
             "grid_rows": _grid_rows(entry) if entry.is_round_robin else None,
             "public_url": tournament_public_url(entry.tournament.pk),
             "trail": _trail(entry.tournament.pk),
+            "has_draft": has_draft(tournament_id=entry.tournament.pk),
         }
     )
     return render(request, "ratings/officer/results.html", context, status=status)

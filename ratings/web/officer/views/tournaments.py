@@ -20,6 +20,7 @@ from ratings import permissions, services
 from ratings.models.officer import TournamentMode
 from ratings.models.tournament import Tournament
 from ratings.selectors import audit as audit_selectors
+from ratings.selectors import drafts as draft_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import officer_results as result_reads
 from ratings.selectors import plausibility
@@ -30,9 +31,11 @@ from ratings.services.preview import (
 from ratings.services.recalculation import RecalculationReport
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.web.audit_display import with_lines
+from ratings.web.notices import recalculation_job
 from ratings.web.officer.forms import (
     TournamentHeadForm,
 )
+from ratings.web.officer.presenters import dashboard_rows
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
 
 REPORT_SESSION_KEY = "officer_report"
@@ -68,8 +71,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         request,
         "ratings/officer/dashboard.html",
         {
-            "tournaments": tournaments,
-            "overdue": overdue,
+            "tournaments": dashboard_rows(request.user, tournaments),
+            "overdue": dashboard_rows(request.user, overdue),
             "scopes": scopes,
             "is_staff": request.user.is_staff,
             "window_message": permissions.outside_window_message(),
@@ -135,6 +138,7 @@ def report_view(request: HttpRequest) -> HttpResponse:
             "tournament_url": tournament_public_url(tournament.pk) if tournament else None,
             "tournaments": tournaments,
             "changes": changes,
+            "recalculation_job": recalculation_job(tournament=tournament),
         },
     )
 
@@ -210,7 +214,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 return tournament_gone(request)
             if not confirmed(request.POST, warnings):
                 context.update(warnings_context(warnings), form_id="tournament-head")
-                context.update(form=form, tournament=tournament, later_count=0, trail=_trail(tournament.pk))
+                context.update(form=form, tournament=tournament, later_count=0, **_stored(tournament.pk))
                 return render(request, "ratings/officer/tournament_form.html", context, status=200)
             try:
                 report = services.tournament_save(
@@ -236,7 +240,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
             return tournament_gone(request)
     players = result_reads.seated_ids(tournament=tournament)
     later = later_tournaments(tournament=tournament, player_ids=players) if tournament.rated else []
-    context.update(form=form, tournament=tournament, later_count=len(later), trail=_trail(tournament.pk))
+    context.update(form=form, tournament=tournament, later_count=len(later), **_stored(tournament.pk))
     return render(request, "ratings/officer/tournament_form.html", context, status=context.pop("status"))
 
 
@@ -257,6 +261,12 @@ def _new_head_warnings(head: Tournament) -> list | None:
 
 def _trail(tournament_id: int):
     return with_lines(audit_selectors.audit_trail(tournament_id=tournament_id))
+
+
+def _stored(tournament_id: int) -> dict:
+    """Beside the stored head: its audit trail and whether an unevaluated draft waits (``_draft_notice``)."""
+    has_draft = draft_selectors.has_draft(tournament_id=tournament_id)
+    return {"trail": _trail(tournament_id), "has_draft": has_draft}
 
 
 # --- concurrent officers ---------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from ratings.selectors import players, tournaments
+from ratings.web.notices import recalculation_job
+from ratings.web.officer.hooks import officer_panel
 from ratings.web.public.views.tournament_export import standings_context
 
 # Above this many players a tournament's page leaves the games (progress table, scoresheets: three quarters
@@ -35,6 +37,8 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
         "history": card.rows,
         "card": card,
         "chart_data": card.chart,
+        "recalculation_job": recalculation_job(player=player),
+        "officer_panel": officer_panel(request, player=player),
     }
     return render(request, "ratings/public/player_detail.html", context)
 
@@ -46,7 +50,13 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("Dieses Turnier gibt es nicht."))
     view = tournaments.tournament_view(tournament=tournament, games_up_to=LAZY_GAMES_FROM)
     edition = next((r.evaluation.get_edition_display() for r in view.rows if r.evaluation), None)
-    context = {"tournament": tournament, "view": view, "edition": edition}
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "edition": edition,
+        "recalculation_job": recalculation_job(tournament=tournament),
+        "officer_panel": officer_panel(request, tournament=tournament),
+    }
     context.update(standings_context(tournament, view))
     # The evaluation by start number (the default) or by placing (?sort=rang).
     standing_of = {line["row"].number: line["standing"] for line in context["standings"]}
