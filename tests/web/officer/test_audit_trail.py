@@ -10,6 +10,7 @@ from ratings.web.officer.hooks import officer_panel
 
 pytestmark = pytest.mark.django_db
 
+
 def render(user, tournament):
     """The hook as a tournament's public page renders it for ``user`` (the view reads the panel)."""
     request = RequestFactory().get("/")
