@@ -102,3 +102,9 @@ def test_the_dashboard_query_count_does_not_grow_with_the_list(client, users, tr
         assert len(_overdue(html)) == n
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1]
+
+
+def test_dashboard_links_each_tournament(client, users, tournament):
+    client.force_login(users["officer_a"])
+    html = client.get(reverse("ratings:officer-dashboard")).content.decode()
+    assert f'href="{reverse("ratings:tournament-detail", args=[tournament.pk])}"' in html

@@ -1,5 +1,4 @@
-"""Accounts: officers land on "Meine Turniere", a forgotten password is reset by mail, the dashboard links
-its tournaments, and the admin names the players whose DWZ a save changed."""
+"""Accounts: officers land on "Meine Turniere", a forgotten password is reset by mail."""
 
 import re
 
@@ -7,8 +6,6 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from ratings.admin.reports import report_text
-from ratings.services.recalculation import RecalculationReport
 from tests.builders import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -60,40 +57,3 @@ def test_password_reset_tells_nothing_about_unknown_addresses(client, users):
     response = client.post(reverse("ratings:password-reset"), {"email": "niemand@example.org"})
     assert response["Location"] == reverse("ratings:password-reset-done")
     assert mail.outbox == []
-
-
-def test_dashboard_links_each_tournament(client, users, tournament):
-    client.force_login(users["officer_a"])
-    html = client.get(reverse("ratings:officer-dashboard")).content.decode()
-    assert f'href="{reverse("ratings:tournament-detail", args=[tournament.pk])}"' in html
-
-
-def test_admin_message_names_players_with_old_and_new_dwz(players):
-    report = RecalculationReport(tournaments=[1], rating_changes={players[0].pk: (1600, 1612)})
-    text = report_text(report)
-    assert text.startswith("1 Turnier neu ausgewertet; DWZ von 1 Spieler geändert: Anton, Test 1600 → 1612")
-    report = RecalculationReport(
-        tournaments=[1, 2], rating_changes={p.pk: (1500, 1490) for p in players} | {999999: (None, 800)}
-    )
-    text = report_text(report)
-    assert "2 Turniere neu ausgewertet; DWZ von 4 Spielern geändert" in text
-    assert "Berta, Test 1500 → 1490" in text and "– → 800" in text
-    assert "Hintergrund" not in text
-
-
-def test_admin_message_says_when_the_rest_goes_to_the_background():
-    text = report_text(RecalculationReport(tournaments=[], unfinished={7}))
-    assert text.startswith("0 Turniere neu ausgewertet; DWZ von 0 Spielern geändert (")
-    assert text.endswith("s). Die späteren Turniere werden im Hintergrund neu berechnet.")
-
-
-@pytest.mark.parametrize(
-    ("model", "url"),
-    [("player", "/spieler/C0501-1/"), ("club", "/vereine/C0501/"), ("organisation", "/verbaende/C05/")],
-)
-def test_admin_links_to_the_public_page(client, users, players, tree, model, url):
-    objects = {"player": players[0], "club": tree["club_a"], "organisation": tree["bezirk_a"]}
-    client.force_login(users["admin"])
-    html = client.get(reverse(f"admin:ratings_{model}_change", args=[objects[model].pk])).content.decode()
-    href = re.search(r'href="([^"]+)" class="viewsitelink"', html).group(1)
-    assert client.get(href)["Location"].endswith(url)

@@ -5,8 +5,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Evaluation, Tournament
-from tests.builders import player
-from tests.services.test_admin import _post_data
+from tests.builders import admin_form_data, player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.plausibility]
 
@@ -14,7 +13,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.plausibility]
 def test_the_admin_lists_the_warnings_and_saves_after_the_tick(admin_client):
     a, b = player(dwz=1000, index=5), player(dwz=1200, index=5)
     url = reverse("admin:ratings_tournament_add")
-    data = _post_data(a, b) | {"time_control": "15 min + 5 s"}  # ended 2018-11-15
+    data = admin_form_data(a, b) | {"time_control": "15 min + 5 s"}  # ended 2018-11-15
     response = admin_client.post(url, data)
     page = response.content.decode()
     assert response.status_code == 200 and not Tournament.objects.exists()
@@ -29,7 +28,7 @@ def test_the_admin_lists_the_warnings_and_saves_after_the_tick(admin_client):
 def test_the_admin_names_a_likely_duplicate(admin_client):
     a, b = player(dwz=1000, index=5), player(dwz=1200, index=5)
     url = reverse("admin:ratings_tournament_add")
-    data = _post_data(a, b) | {"time_control": "90 min + 30 s", "confirm_warnings": "on"}
+    data = admin_form_data(a, b) | {"time_control": "90 min + 30 s", "confirm_warnings": "on"}
     assert admin_client.post(url, data).status_code == 302
     first = Tournament.objects.get()
     page = admin_client.post(url, data | {"confirm_warnings": ""}).content.decode()

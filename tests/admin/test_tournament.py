@@ -4,42 +4,15 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Evaluation, Player, Tournament
-from tests.builders import player, save_tournament
+from tests.builders import admin_form_data, player, save_tournament
 
 pytestmark = pytest.mark.django_db
-
-
-def _post_data(a, b, result="1-0", white=None, black=None):
-    return {
-        "name": "Vereinsmeisterschaft",
-        "code": "",
-        "place": "Ulm",
-        "start_date": "2018-11-10",
-        "end_date": "2018-11-15",
-        "rounds": "1",
-        "notes": "",
-        "rated": "on",
-        "entries-TOTAL_FORMS": "2",
-        "entries-INITIAL_FORMS": "0",
-        "entries-0-player": str(a.pk),
-        "entries-0-start_rank": "1",
-        "entries-0-member": "on",
-        "entries-1-player": str(b.pk),
-        "entries-1-start_rank": "2",
-        "entries-1-member": "on",
-        "games-TOTAL_FORMS": "1",
-        "games-INITIAL_FORMS": "0",
-        "games-0-round": "1",
-        "games-0-white": str((white or a).pk),
-        "games-0-black": str((black or b).pk),
-        "games-0-result": result,
-    }
 
 
 def test_admin_tournament_with_inline_games_runs_the_service(admin_client):
     a = player(dwz=1000, index=5, birth_year=2003)
     b = player(dwz=1200, index=5, birth_year=2003)
-    response = admin_client.post(reverse("admin:ratings_tournament_add"), _post_data(a, b))
+    response = admin_client.post(reverse("admin:ratings_tournament_add"), admin_form_data(a, b))
     assert response.status_code == 302, response.content.decode()[:2000]
     a.refresh_from_db()
     assert (a.dwz, a.index) == (1101, 6)
@@ -50,7 +23,7 @@ def test_admin_rejects_a_game_with_a_player_not_entered(admin_client):
     a = player(dwz=1000, index=5)
     b = player(dwz=1200, index=5)
     c = player(dwz=1300, index=5)
-    response = admin_client.post(reverse("admin:ratings_tournament_add"), _post_data(a, b, black=c))
+    response = admin_client.post(reverse("admin:ratings_tournament_add"), admin_form_data(a, b, black=c))
     assert response.status_code == 200
     assert "nicht im Turnier gemeldet" in response.content.decode()
     assert not Tournament.objects.exists()
