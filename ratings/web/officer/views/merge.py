@@ -11,8 +11,6 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -20,14 +18,11 @@ from ratings import permissions
 from ratings.models import Player
 from ratings.selectors import officer as reads
 from ratings.services.merge import MergeCheck, duplicate_candidates, merge_check, players_merge
+from ratings.web.officer.presenters import duplicate_rows, merge_url
 
 
 def _id(value: str | None) -> int | None:
     return int(value) if value and value.isascii() and value.isdecimal() and len(value) <= 18 else None
-
-
-def _merge_url(keep: Player, drop: Player) -> str:
-    return reverse("ratings:officer-merge") + "?" + urlencode({"keep": keep.pk, "drop": drop.pk})
 
 
 def _scope_players(user):
@@ -47,11 +42,7 @@ def duplicates(request: HttpRequest) -> HttpResponse:
     if players is not None:
         pks = {pk for a, b, _reason in pairs for pk in (a.pk, b.pk)}
         allowed = reads.ids_among(players=players, pks=pks)
-    rows = []
-    for a, b, reason in pairs:
-        mergeable = allowed is None or (a.pk in allowed and b.pk in allowed)
-        rows.append({"a": a, "b": b, "reason": reason, "url": _merge_url(a, b) if mergeable else None})
-    return render(request, "ratings/officer/duplicates.html", {"rows": rows})
+    return render(request, "ratings/officer/duplicates.html", {"rows": duplicate_rows(pairs, allowed)})
 
 
 def _window_problem(drop: Player, locked) -> str:
@@ -103,7 +94,7 @@ def merge(request: HttpRequest) -> HttpResponse:
         "filled": filled,
         "keep": keep,
         "drop": drop,
-        "swap_url": _merge_url(drop, keep),
+        "swap_url": merge_url(drop, keep),
     }
     return render(
         request,

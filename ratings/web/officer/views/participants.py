@@ -22,6 +22,7 @@ from ratings.selectors import search
 from ratings.selectors.participant_lines import players_from_lines
 from ratings.services import drafts as draft_service
 from ratings.services.preview import rating_states_before
+from ratings.web.officer.presenters import participant_rows
 
 SEARCH_LIMIT = 15
 
@@ -62,11 +63,7 @@ def participants(request: HttpRequest, pk: int) -> HttpResponse:
     )
     players = draft_selectors.participants(draft=draft)
     states = rating_states_before(tournament=tournament, player_ids=[p.pk for p in players])
-    seated = {pk for g in draft.games for pk in (g["white"], g["black"]) if pk}
-    rows = [
-        {"no": i, "player": p, "state": states.get(p.pk), "has_games": p.pk in seated}
-        for i, p in enumerate(players, start=1)
-    ]
+    rows = participant_rows(players, states=states, games=draft.games)
     context = {
         "tournament": tournament,
         "draft": draft,

@@ -19,6 +19,7 @@ from ratings.selectors.drafts import has_draft
 from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import NewPlayerForm, parse_participants
+from ratings.web.officer.presenters import grid_rows
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
 from ratings.web.officer.views.results_entry import Entry, entry_from_db, entry_from_post, mode_of
 from ratings.web.officer.views.results_paste import apply_actions, paste
@@ -61,33 +62,6 @@ def _ratings_then(entry: Entry) -> None:
         p.index_then = state.index if state else None
 
 
-def _grid_rows(entry: Entry) -> list[dict]:
-    grid = entry.grid
-    rows = []
-    for i, a in enumerate(entry.players):
-        cells = []
-        for j, b in enumerate(entry.players):
-            if a.pk == b.pk:
-                cells.append({"self": True})
-                continue
-            name = grid.cell_name(a.pk, b.pk)
-            cells.append(
-                {
-                    "name": name,
-                    "mirror": grid.cell_name(b.pk, a.pk),
-                    "value": grid.cell_value(a.pk, b.pk),
-                    "errors": grid.errors.get(name, [])
-                    if grid.is_bound and hasattr(grid, "cleaned_data")
-                    else [],
-                    "label": f"{a} – {b}",
-                    "row": i,
-                    "col": j,
-                }
-            )
-        rows.append({"no": i + 1, "player": a, "cells": cells})
-    return rows
-
-
 def _render_results(
     request: HttpRequest, entry: Entry, context: dict, *, preview: bool, status: int = 200
 ) -> HttpResponse:
@@ -103,7 +77,7 @@ def _render_results(
             "tournament": entry.tournament,
             "entry": entry,
             "clubs": _clubs_of(entry.players),
-            "grid_rows": _grid_rows(entry) if entry.is_round_robin else None,
+            "grid_rows": grid_rows(entry) if entry.is_round_robin else None,
             "public_url": tournament_public_url(entry.tournament.pk),
             "trail": _trail(entry.tournament.pk),
             "has_draft": has_draft(tournament_id=entry.tournament.pk),

@@ -35,7 +35,7 @@ from ratings.web.notices import recalculation_job
 from ratings.web.officer.forms import (
     TournamentHeadForm,
 )
-from ratings.web.officer.presenters import dashboard_rows
+from ratings.web.officer.presenters import dashboard_rows, report_changes, report_tournaments
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
 
 REPORT_SESSION_KEY = "officer_report"
@@ -117,18 +117,8 @@ def report_view(request: HttpRequest) -> HttpResponse:
     if data.get("tournament_id"):
         tournament = reads.tournament_or_none(pk=data["tournament_id"])
     keys = reads.player_keys(pks=[c[0] for c in data["changes"]])
-    changes = [
-        {
-            "name": name,
-            "old": old,
-            "new": new,
-            "url": reverse("ratings:player-detail", args=[keys[pk]]) if pk in keys else None,
-        }
-        for pk, name, old, new in data["changes"]
-    ]
-    tournaments = [
-        {"pk": pk, "name": name, "url": tournament_public_url(pk)} for pk, name in data["tournaments"]
-    ]
+    changes = report_changes(data["changes"], keys=keys)
+    tournaments = report_tournaments(data["tournaments"])
     return render(
         request,
         "ratings/officer/report.html",

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from ratings.selectors import players, tournaments
 from ratings.web.notices import recalculation_job
 from ratings.web.officer.hooks import officer_panel
-from ratings.web.public.views.tournament_export import standings_context
+from ratings.web.public.presenters import evaluation_rows, standings_context
 
 # Above this many players a tournament's page leaves the games (progress table, scoresheets: three quarters
 # of a 300-player Swiss's 1 MB) to a request of their own (``tournament_games``).
@@ -59,11 +59,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
     context.update(standings_context(tournament, view))
     # The evaluation by start number (the default) or by placing (?sort=rang).
-    standing_of = {line["row"].number: line["standing"] for line in context["standings"]}
-    rows = [(row, standing_of.get(row.number)) for row in view.rows]
     sort = "rang" if request.GET.get("sort") == "rang" and view.rounds else "nr"
-    if sort == "rang":
-        rows.sort(key=lambda item: (item[1] is None, item[1].rank if item[1] else 0, item[0].number))
+    rows = evaluation_rows(view, context["standings"], by_placing=sort == "rang")
     context.update({"evaluation_rows": rows, "sort": sort, "lazy_games": len(view.rows) > LAZY_GAMES_FROM})
     return render(request, "ratings/public/tournament_detail.html", context)
 

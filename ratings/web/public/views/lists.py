@@ -21,6 +21,7 @@ from ratings.selectors import club_stats, clubs, lists, statistics, tournaments
 from ratings.selectors import search as search_selectors
 from ratings.web.public.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
 from ratings.web.public.forms import SearchForm
+from ratings.web.public.presenters import statistics_charts
 from ratings.web.public.tables import (
     ClubMembersTable,
     ClubTable,
@@ -227,29 +228,12 @@ def statistics_page(request: HttpRequest) -> HttpResponse:
         return redirect("ratings:statistics")
     histogram = statistics.dwz_histogram(organisation=organisation)
     years = statistics.per_year(organisation=organisation)
-    chart = {
-        "histogram": {
-            "labels": [str(b["from"]) for b in histogram],
-            "series": [{"label": _("Spieler"), "data": [b["count"] for b in histogram]}],
-        },
-        "years": {
-            "labels": [str(y.year) for y in years],
-            "series": [
-                {"label": _("Auswertungen"), "data": [y.evaluations for y in years]},
-                {"label": _("Erst-DWZ"), "data": [y.first for y in years]},
-            ],
-        },
-        "tournaments": {
-            "labels": [str(y.year) for y in years],
-            "series": [{"label": _("Turniere"), "data": [y.tournaments for y in years]}],
-        },
-    }
     context = {
         "organisation": organisation,
         "organisations": clubs.organisations_for_choice(),
         "histogram": histogram,
         "years": years,
-        "chart": chart,
+        "chart": statistics_charts(histogram, years),
         "rated": sum(b["count"] for b in histogram),
     }
     return render(request, "ratings/public/statistics.html", context)

@@ -4,13 +4,10 @@ and progress table (A4, no navigation; the browser's "print to PDF" makes the PD
 from __future__ import annotations
 
 import csv
-from collections.abc import Hashable
-from decimal import Decimal
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from ratings.formats.standings import RoundScore, compute_standings
 from ratings.models import Tournament
 from ratings.selectors.tournaments import tournament_view
 from ratings.services.trf_export import (
@@ -21,8 +18,7 @@ from ratings.services.trf_export import (
     tournament_standings,
     trf_export,
 )
-
-PLAYED_SYMBOLS = frozenset({"1", "½", "0"})
+from ratings.web.public.presenters import crosstable_rows
 
 
 def _tournament(pk: int) -> Tournament:
@@ -72,58 +68,7 @@ def table_print(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
             "view": view,
             "kind": kind,
             "ranks": ranks,
-            "rows": [
-                {
-                    "row": row,
-                    "standing": ranks.get(row.entry.player_id),
-                    "cells": [
-                        None if other.number == row.number else row.cells.get(other.number, "")
-                        for other in view.rows
-                    ],
-                }
-                for row in view.rows
-            ],
+            "rows": crosstable_rows(view, ranks),
             "tiebreaks": standings.tiebreaks,
         },
     )
-
-
-def standings_context(tournament: Tournament, view) -> dict:
-    """The placing for the public tournament page, from the rows it loaded already (no further query), and
-    how many players' rated points differ from their tournament points (forfeits and byes count for the
-    placing only)."""
-    scores: dict[Hashable, list[RoundScore]] = {}
-    by_entry = {r.entry.pk: r.number for r in view.rows}
-    for row in view.rows:
-        scores[row.number] = [
-            RoundScore(
-                line.round,
-                line.points or Decimal(0),
-                None if line.opponent is None else by_entry[line.opponent.pk],
-                played=line.opponent is not None and line.result in PLAYED_SYMBOLS,
-                colour={"w": "w", "s": "b"}.get(line.colour, ""),
-                # A forfeit loss, a half- or zero-point bye or a round without a game: voluntarily unplayed.
-                voluntary=(line.opponent is not None and line.result == "−")
-                or (line.opponent is None and line.result != "+"),
-            )
-            for line in row.lines
-        ]
-    rounds = max([tournament.rounds or 0, *view.rounds], default=0)
-    ratings = {
-        row.number: row.evaluation.dwz_old
-        for row in view.rows
-        if row.evaluation is not None and row.evaluation.dwz_old is not None
-    }
-    standings = compute_standings(scores, rounds=rounds, tiebreaks=tournament.tiebreak_codes, ratings=ratings)
-    row_of = {row.number: row for row in view.rows}
-    differing = [
-        row for row in view.rows if row.evaluation is not None and row.evaluation.points != row.points
-    ]
-    return {
-        "standings": [{"standing": s, "row": row_of[s.player]} for s in standings.rows],
-        "standings_tiebreaks": standings.tiebreaks,
-        "standings_from_file": len(standings.ignored) < len(tournament.tiebreak_codes),
-        "standings_ignored": standings.ignored,
-        "file_ranks": any(row.entry.file_rank is not None for row in view.rows),
-        "points_differ": len(differing),
-    }
