@@ -4,11 +4,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from ratings.web.accounts import views
-from ratings.web.officer.views import tournaments
 
 urlpatterns = [
     path("anmelden/", views.LoginView.as_view(), name="login"),
-    path("abmelden/", tournaments.logout_view, name="logout"),
+    path("abmelden/", views.logout_view, name="logout"),
     path(
         "passwort/",
         auth_views.PasswordChangeView.as_view(

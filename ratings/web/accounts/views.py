@@ -1,4 +1,5 @@
-"""Accounts: login (officers land on "Meine Turniere") and password reset by mail, on Django's auth views.
+"""Accounts: login (officers land on "Meine Turniere"), logout, and password reset by mail, on Django's auth
+views.
 
 The reset mail goes through the configured mail backend: the console in development, SMTP from the
 DJANGO_EMAIL_* variables in production (docs/operations.md).
@@ -7,9 +8,14 @@ DJANGO_EMAIL_* variables in production (docs/operations.md).
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
 from ratings import permissions
 from ratings.web.throttle import throttle
@@ -67,3 +73,13 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
     template_name = "registration/password_reset_complete.html"
+
+
+@require_http_methods(["GET", "POST"])
+def logout_view(request: HttpRequest) -> HttpResponse:
+    """GET asks, POST logs out (Django's LogoutView accepts POST only)."""
+    if request.method == "POST":
+        logout(request)
+        messages.success(request, _("Sie sind abgemeldet."))
+        return redirect("ratings:home")
+    return render(request, "registration/logout_confirm.html")

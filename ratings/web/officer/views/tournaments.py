@@ -1,4 +1,5 @@
-"""Officer pages: login/logout, tournament head, results entry with live preview, delete, report.
+"""Officer pages: the dashboard, the report after a save, the tournament head (create, edit), delete, and the
+concurrency helpers the results and rounds pages share.
 
 Views stay thin: they bind forms, ask ``ratings.permissions`` and call one service. All pages work without
 JavaScript (plain form posts); only the autocomplete needs it.
@@ -7,7 +8,6 @@ JavaScript (plain form posts); only the autocomplete needs it.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, QueryDict
@@ -43,19 +43,6 @@ REPORT_SESSION_KEY = "officer_report"
 
 def tournament_public_url(tournament_id: int) -> str:
     return reverse("ratings:tournament-detail", args=[tournament_id])
-
-
-# --- accounts --------------------------------------------------------------------------------------------
-
-
-@require_http_methods(["GET", "POST"])
-def logout_view(request: HttpRequest) -> HttpResponse:
-    """GET asks, POST logs out (Django's LogoutView accepts POST only)."""
-    if request.method == "POST":
-        logout(request)
-        messages.success(request, _("Sie sind abgemeldet."))
-        return redirect("ratings:home")
-    return render(request, "registration/logout_confirm.html")
 
 
 # --- dashboard and report --------------------------------------------------------------------------------
