@@ -1,5 +1,9 @@
-"""Django admin. Every write that affects ratings goes through ``ratings.services`` (save_related /
-delete_model); derived data (evaluations, Restpartien, a player's DWZ/index) is read-only here."""
+"""Django admin of the rating data. Every write that affects ratings goes through ``ratings.services``
+(save_related / delete_model); derived data (evaluations, Restpartien, a player's DWZ/index) is read-only.
+
+Django's autodiscover imports this module only: it imports the package's other modules, which register the
+officer scopes and audit log (``officer``), the DSB list imports (``dsb_list``), the player merge (``merge``)
+and the background jobs (``recalculation``)."""
 
 from __future__ import annotations
 

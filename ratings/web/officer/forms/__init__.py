@@ -1,5 +1,6 @@
-"""Forms: the officer pages' tournament head and new player (``tournament``), result entry (``results``), the
-public calculator and search (``public``) and the TRF upload (``trf``). Forms only validate; services write.
+"""Forms of the officer pages: tournament head and new player (``tournament``), result entry (``results``) and
+the TRF upload (``trf``). Forms only validate; services write. (The public calculator and search box are in
+``ratings.web.public.forms``.)
 """
 
 from ratings.formats.berger import berger_rounds

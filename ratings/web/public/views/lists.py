@@ -262,8 +262,3 @@ def categories(request: HttpRequest) -> HttpResponse:
     histogram = statistics.dwz_histogram()
     context = {"rows": rows, "total": total, "histogram": histogram}
     return render(request, "ratings/public/categories.html", context)
-
-
-def home_context(request: HttpRequest) -> dict:
-    """Context for the start page: the search form and the latest evaluated tournaments (one query)."""
-    return {"search_form": SearchForm(), "latest_tournaments": tournaments.latest_evaluated()}
