@@ -1,6 +1,6 @@
 """Public pages: rating lists, clubs, organisations, tournament lists, statistics, search, categories.
 
-The Karteikarte and a tournament's evaluation are in ``public_detail``.
+The Karteikarte and a tournament's evaluation are in ``detail``.
 
 Plain views without login. Reads go through ``ratings.selectors``; nothing here computes a rating.
 """
