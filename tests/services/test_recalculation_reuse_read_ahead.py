@@ -15,7 +15,7 @@ from ratings.models import Evaluation, EvaluationDigest, Game, Tournament
 from ratings.services import ratings_verify, recalculate
 from ratings.services.recalculation import full
 from tests.builders import random_history, save_tournament
-from tests.recalculation_rows import derived, played_game
+from tests.services.test_recalculation_reuse_differential import derived, played_game
 
 
 @pytest.mark.django_db(transaction=True)
