@@ -110,6 +110,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "ratings.web.context_processors.officer",
             ],
         },
     },
@@ -208,7 +209,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 # The cool-off runs from the lockout: a try while locked (even with the right password) does not extend it.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_LOCKOUT_CALLABLE = "ratings.views.lockout.login_locked_out"
+AXES_LOCKOUT_CALLABLE = "ratings.web.accounts.lockout.login_locked_out"
 AXES_CLIENT_IP_CALLABLE = "dwzsite.middleware.client_ip"
 AXES_VERBOSE = False
 

@@ -4,7 +4,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import RedirectView
 
-from ratings.views.health import health
+from ratings.web.health import health
 
 
 class FaviconView(RedirectView):

@@ -7,7 +7,7 @@ class RatingsConfig(AppConfig):
     verbose_name = _("DWZ-Wertung")
 
     def ready(self) -> None:
-        from ratings import converters
+        from ratings.web import converters
 
         converters.register()
         # The recalculation and the engine at start-up, together: the digest that certifies stored rows

@@ -13,9 +13,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from ratings import links
 from ratings.dwz import strength_category
-from ratings.escaping import escape
+from ratings.web import links
+from ratings.web.escaping import escape
 
 register = template.Library()
 

@@ -14,10 +14,10 @@ from django.core.management.base import CommandError
 
 from ratings.dwz.codes import TOURNAMENT_CODE_RE, is_dsb_code, normalise_code, order_suffix
 from ratings.dwz.replay import tournament_order
-from ratings.forms import TournamentHeadForm
 from ratings.models import Club, Evaluation, Organisation, Tournament
 from ratings.models.tournament import tournament_code_validator
 from ratings.services import ratings_verify
+from ratings.web.officer.forms import TournamentHeadForm
 from tests.builders import player, save_tournament
 
 pytestmark = pytest.mark.django_db

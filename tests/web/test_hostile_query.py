@@ -19,14 +19,20 @@ from django import forms
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from ratings import filters
 from ratings.enums import ResultCode
 from ratings.models import Club, Organisation
+from ratings.web.public import filters
 from tests.builders import club_player, make_tournament, make_user
 
 pytestmark = pytest.mark.django_db
 
-VIEWS = Path(__file__).resolve().parents[2] / "ratings" / "views"
+RATINGS = Path(__file__).resolve().parents[2] / "ratings"
+VIEWS = [
+    *RATINGS.glob("web/*/views/*.py"),
+    *RATINGS.glob("web/accounts/*.py"),
+    RATINGS / "web" / "health.py",
+    RATINGS / "api" / "views.py",
+]
 GENERIC = {"q", "page", "per_page", "sort", "verband", "verein", "jahr", "format", "_export", "top", "liste"}
 BIG = "x" * 100_000
 
@@ -36,14 +42,21 @@ def parameter_names() -> set[str]:
     names = set(GENERIC)
     for module in (
         filters,
-        *(import_module(f"ratings.forms.{m}") for m in ("public", "results", "tournament")),
+        *(
+            import_module(m)
+            for m in (
+                "ratings.web.public.forms",
+                "ratings.web.officer.forms.results",
+                "ratings.web.officer.forms.tournament",
+            )
+        ),
     ):
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, forms.BaseForm):
                 names |= set(cls.base_fields)
             elif hasattr(cls, "base_filters"):
                 names |= set(cls.base_filters)
-    for path in VIEWS.glob("*.py"):
+    for path in VIEWS:
         names |= set(re.findall(r"GET(?:\.get|\.getlist)?\(\s*\"(\w+)\"", path.read_text()))
     return names
 

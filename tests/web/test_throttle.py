@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import override_settings
 
-from ratings import throttle
+from ratings.web import throttle
 
 pytestmark = pytest.mark.django_db
 

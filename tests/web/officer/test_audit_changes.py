@@ -10,7 +10,7 @@
 import datetime
 
 import pytest
-from django.template import engines
+from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
@@ -19,17 +19,19 @@ from ratings.models import Evaluation, Game, Membership, Player, Tournament, Tou
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.services import tournament_delete, tournament_save
+from ratings.web.officer.hooks import officer_panel
 from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
 
-TRAIL = "{% load officer %}{% audit_trail tournament=tournament player=player %}"
-
 
 def trail(user, tournament=None, player=None) -> str:
+    """The trail as the public page of ``tournament`` or ``player`` shows it to ``user``."""
     request = RequestFactory().get("/")
     request.user = user
-    return engines["django"].from_string(TRAIL).render({"tournament": tournament, "player": player}, request)
+    panel = officer_panel(request, tournament=tournament, player=player)
+    context = {"show": panel["show"], "trail": panel.get("trail")}
+    return render_to_string("ratings/officer/_audit_trail.html", context, request)
 
 
 def errors(response) -> str:

@@ -2,24 +2,21 @@
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.template import engines
+from django.template.loader import render_to_string
 from django.test import RequestFactory
 
 from ratings.services import tournament_save
+from ratings.web.officer.hooks import officer_panel
 
 pytestmark = pytest.mark.django_db
 
-HOOK = (
-    '{% if user.is_authenticated %}{% include "ratings/officer/_audit_trail_for.html" '
-    "with audit_tournament=tournament %}{% endif %}"
-)
-
 
 def render(user, tournament):
+    """The hook as a tournament's public page renders it for ``user`` (the view reads the panel)."""
     request = RequestFactory().get("/")
     request.user = user
-    template = engines["django"].from_string(HOOK)
-    return template.render({"tournament": tournament, "user": user}, request)
+    panel = officer_panel(request, tournament=tournament)
+    return render_to_string("ratings/officer/_audit_trail_for.html", {"panel": panel}, request)
 
 
 def test_officer_sees_trail_and_links(users, tournament):

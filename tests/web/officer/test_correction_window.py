@@ -9,10 +9,10 @@ from django.db import transaction
 from django.urls import reverse
 
 from ratings import permissions
-from ratings.forms import TournamentHeadForm
-from ratings.forms.trf import TrfHeadForm
 from ratings.models import Evaluation, Player, Tournament, TournamentDraft, TournamentEntry
 from ratings.models.officer import TournamentEntryMode, TournamentMode
+from ratings.web.officer.forms import TournamentHeadForm
+from ratings.web.officer.forms.trf import TrfHeadForm
 from tests.builders import club_player, save_tournament
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,8 @@
 import pytest
 from django.http import QueryDict
 
-from ratings.forms import (
+from ratings.models import Club, Organisation, Tournament
+from ratings.web.officer.forms import (
     BoardFormSet,
     NewPlayerForm,
     RoundRobinForm,
@@ -12,7 +13,6 @@ from ratings.forms import (
     parse_board_block,
     parse_round_robin_block,
 )
-from ratings.models import Club, Organisation, Tournament
 
 pytestmark = pytest.mark.django_db
 

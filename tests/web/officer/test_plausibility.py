@@ -210,7 +210,7 @@ def test_the_head_form_asks_for_what_a_change_brings(client, users, tree):
 def test_the_head_form_of_a_tournament_deleted_meanwhile_is_gone(tree):
     """The head's warnings are read after the page checked the tournament: gone by then, the page says so
     (410) instead of failing."""
-    from ratings.views.officer import _new_head_warnings
+    from ratings.web.officer.views.tournaments import _new_head_warnings
 
     tournament = _recent_tournament(tree)
     head = Tournament.objects.get(pk=tournament.pk)

@@ -4,9 +4,9 @@ formset's own validation error, never an exception."""
 import pytest
 from django.urls import reverse
 
-from ratings.forms import BoardFormSet
 from ratings.models import Game
 from ratings.models.officer import TournamentEntryMode
+from ratings.web.officer.forms import BoardFormSet
 
 pytestmark = pytest.mark.django_db
 

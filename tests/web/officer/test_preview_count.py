@@ -10,7 +10,7 @@ from django.urls import reverse
 from ratings.models import Game, Tournament, TournamentEntry
 from ratings.services import tournament_save
 from ratings.services.preview import later_tournaments
-from ratings.views.officer import REPORT_SESSION_KEY
+from ratings.web.officer.views.tournaments import REPORT_SESSION_KEY
 from tests.builders import club_player, grid_data
 
 pytestmark = pytest.mark.django_db

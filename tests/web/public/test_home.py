@@ -4,7 +4,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from ratings.views.public import home_context
+from ratings.web.public.views.home import home_context
 
 
 def test_home_context_and_includes(e2, e1):

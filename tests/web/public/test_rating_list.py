@@ -99,7 +99,7 @@ def test_filters(client, roster, params, expected):
 
 
 def test_age_filter_by_birth_year(client, roster, monkeypatch):
-    from ratings import filters
+    from ratings.web.public import filters
 
     class Today:
         year = 2026

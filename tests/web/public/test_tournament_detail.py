@@ -276,7 +276,7 @@ def test_empty_cells_show_a_dash_and_first_rating_badge_sits_with_the_name(clien
 def test_large_tournament_loads_its_games_on_their_own(client, e2, monkeypatch):
     """Above LAZY_GAMES_FROM players the page leaves the progress table and the scoresheets to
     /turniere/<pk>/partien/: HTMX fetches them as the reader scrolls there; without JavaScript a link."""
-    from ratings.views import public_detail
+    from ratings.web.public.views import detail as public_detail
 
     t = e2["tournament"]
 

@@ -1,0 +1,235 @@
+"""Read-only JSON API for club websites (documented in docs/api.md). Values come from stored rows only."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from ratings.api.schema import openapi
+from ratings.models import Club
+from ratings.selectors import clubs, lists, players, tournaments
+from ratings.web.throttle import throttle
+
+
+def _json(data) -> JsonResponse:
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+    response["Access-Control-Allow-Origin"] = "*"  # public data, meant for club websites
+    return response
+
+
+def _error(status: int, message: str) -> JsonResponse:
+    response = _json({"error": message, "status": status})
+    response.status_code = status
+    return response
+
+
+def api_view(view):
+    """GET and HEAD (HEAD: the GET's headers, Content-Length included, without the body); another method is a
+    JSON 405, an unknown object a JSON 404, more than ``API_LIMIT`` requests of one address in ``API_WINDOW``
+    seconds a JSON 429 with ``Retry-After``; all with the CORS header."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        wait = throttle(request, scope="api", limit=settings.API_LIMIT, window=settings.API_WINDOW)
+        if wait is not None:
+            response = _error(
+                429, f"too many requests: at most {settings.API_LIMIT} in {settings.API_WINDOW} s per address"
+            )
+            response["Retry-After"] = str(wait)
+            return response
+        if request.method not in ("GET", "HEAD"):
+            response = _error(405, "method not allowed: GET and HEAD only")
+            response["Allow"] = "GET, HEAD"
+            return response
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404:
+            response = _error(404, "not found")
+        if request.method == "HEAD":
+            length = len(response.content)
+            response.content = b""
+            response["Content-Length"] = str(length)
+        return response
+
+    return wrapper
+
+
+@api_view
+def not_found(request: HttpRequest, *args, **kwargs) -> JsonResponse:
+    """Every other path under /api/: a JSON 404, not the HTML error page."""
+    raise Http404
+
+
+@api_view
+def openapi_json(request: HttpRequest) -> JsonResponse:
+    return _json(openapi())
+
+
+def index(request: HttpRequest) -> HttpResponse:
+    """The human page of the API: what it offers, and the link to its OpenAPI description."""
+    return render(request, "ratings/public/api_index.html", {"paths": openapi()["paths"]})
+
+
+def _num(value):
+    """Decimals as JSON numbers (4.5, 3.663); None stays null."""
+    if value is None:
+        return None
+    return (
+        int(value) if value == value.to_integral_value() and value.as_tuple().exponent >= 0 else float(value)
+    )
+
+
+def _club(club: Club | None) -> dict | None:
+    if club is None:
+        return None
+    return {"zps": club.zps, "name": club.name}
+
+
+def _player_summary(player) -> dict:
+    return {
+        "key": player.key,
+        "name": player.name,
+        "surname": player.surname,
+        "first_name": player.first_name,
+        "sex": player.sex or None,
+        "birth_year": player.birth_year,
+        "dwz": player.dwz,
+        "index": player.index,
+        "fide_id": player.fide_id,
+        "fide_elo": player.fide_elo,
+        "fide_title": player.fide_title or None,
+        "status": player.status,
+        "last_evaluated": player.last_evaluated.isoformat() if player.last_evaluated else None,
+    }
+
+
+@api_view
+def player(request: HttpRequest, key: str) -> JsonResponse:
+    player = players.player(key=key)
+    if player is None:
+        raise Http404
+    rows = players.history(player=player)
+    history = []
+    for row in rows:
+        ev, adj = row.evaluation, row.adjustment
+        item = {"number": row.number, "date": row.date.isoformat() if row.date else None, "type": row.kind}
+        if ev is not None:
+            item.update(
+                tournament={"id": ev.tournament_id, "name": ev.tournament.name, "code": ev.tournament.code},
+                edition=ev.edition,
+                status=ev.status,
+                dwz_old=ev.dwz_old,
+                index_old=ev.index_old,
+                points=_num(ev.points),
+                games=ev.n,
+                expected=_num(ev.expected),
+                coefficient=_num(ev.coefficient),
+                level=ev.level,
+                performance=ev.performance,
+                dwz_new=ev.dwz_new,
+                index_new=ev.index_new,
+            )
+        else:
+            item.update(kind=adj.kind, dwz_new=adj.dwz, index_new=adj.index, fide_elo=adj.fide_elo)
+        history.append(item)
+    data = _player_summary(player)
+    data["memberships"] = [
+        {"club": _club(m.club), "member_number": m.member_number}
+        for m in player.memberships.all()
+        if m.current
+    ]
+    data["history"] = history
+    return _json(data)
+
+
+@api_view
+def club_players(request: HttpRequest, zps: str) -> JsonResponse:
+    club = clubs.club(zps=zps)
+    if club is None:
+        raise Http404
+    members = lists.rating_list().in_club(club)
+    if request.GET.get("aktiv") in ("1", "true", "ja"):
+        members = members.active()
+    members = lists.ranked(members)
+    return _json(
+        {
+            "club": {
+                **_club(club),
+                "organisation": {"code": club.organisation.code, "name": club.organisation.name},
+            },
+            "players": [
+                {"rank": p.rank if p.dwz is not None else None, **_player_summary(p)} for p in members
+            ],
+        }
+    )
+
+
+def _evaluation(ev) -> dict | None:
+    """A stored evaluation of a tournament's player (None: not evaluated)."""
+    if ev is None:
+        return None
+    return {
+        "status": ev.status,
+        "dwz_old": ev.dwz_old,
+        "index_old": ev.index_old,
+        "points": _num(ev.points),
+        "games": ev.n,
+        "expected": _num(ev.expected),
+        "coefficient": _num(ev.coefficient),
+        "level": ev.level,
+        "performance": ev.performance,
+        "dwz_new": ev.dwz_new,
+        "index_new": ev.index_new,
+    }
+
+
+def _game_line(line) -> dict:
+    return {
+        "round": line.round,
+        "opponent": line.opponent.player.key if line.opponent else None,
+        "colour": {"w": "white", "s": "black"}.get(line.colour),
+        "result": line.result,
+        "points": _num(line.points),
+        "counted": line.counted,
+        "opponent_rating": line.opponent_rating,
+    }
+
+
+def _tournament_player(row) -> dict:
+    return {
+        "number": row.number,
+        "key": row.player.key,
+        "name": row.player.name,
+        "club": _club(row.club),
+        "points": _num(row.points),
+        "evaluation": _evaluation(row.evaluation),
+        "games": [_game_line(line) for line in row.lines],
+    }
+
+
+@api_view
+def tournament(request: HttpRequest, pk: int) -> JsonResponse:
+    t = tournaments.tournament(pk=pk)
+    if t is None:
+        raise Http404
+    view = tournaments.tournament_view(tournament=t)
+    organiser = t.organiser
+    return _json(
+        {
+            "id": t.pk,
+            "code": t.code,
+            "name": t.name,
+            "place": t.place,
+            "start_date": t.start_date.isoformat(),
+            "end_date": t.end_date.isoformat(),
+            "rounds": t.rounds,
+            "organiser": str(organiser) if organiser else None,
+            "rated": t.rated,
+            "edition": next((r.evaluation.edition for r in view.rows if r.evaluation), None),
+            "round_robin": view.round_robin,
+            "players": [_tournament_player(row) for row in view.rows],
+        }
+    )

@@ -1,0 +1,31 @@
+"""What the public pages of a tournament or a player show a logged-in officer: the edit links and the audit
+trail (``templates/ratings/officer/_audit_trail_for.html``). Read here so the templates only show it."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from ratings import permissions
+from ratings.selectors.audit import audit_trail
+from ratings.web.audit_display import with_lines
+
+
+def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict | None:
+    """None for visitors who are not logged in; for officers and staff the trail of ``tournament`` or
+    ``player`` and, on a tournament, whether they may manage it and correct it now (WO 6.2 year)."""
+    user = request.user
+    if not user.is_authenticated:
+        return None
+    if not permissions.is_officer(user):
+        return {"show": False, "links": {"show": False}}
+    trail = audit_trail(tournament_id=getattr(tournament, "pk", None), player_id=getattr(player, "pk", None))
+    panel = {"show": True, "trail": with_lines(trail), "links": {"show": False}}
+    if tournament is not None:
+        manages = permissions.can_manage_tournament(user, tournament)
+        panel["links"] = {
+            "show": manages,
+            "correctable": manages and permissions.may_correct(user, tournament),
+            "window_message": permissions.outside_window_message(),
+            "tournament": tournament,
+        }
+    return panel

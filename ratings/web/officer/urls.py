@@ -1,0 +1,34 @@
+"""URLs: the rating officers' pages. Stable German paths."""
+
+from django.urls import path
+
+from ratings.web.officer.views import (
+    dsb_list,
+    merge,
+    participants,
+    results,
+    rounds,
+    tournaments,
+    trf_import,
+)
+
+urlpatterns = [
+    path("referent/", tournaments.dashboard, name="officer-dashboard"),
+    path("referent/bericht/", tournaments.report_view, name="officer-report"),
+    path("referent/spielersuche/", results.player_search, name="officer-player-search"),
+    path("referent/dubletten/", merge.duplicates, name="officer-duplicates"),
+    path("referent/zusammenfuehren/", merge.merge, name="officer-merge"),
+    path("turniere/neu/", tournaments.tournament_create, name="tournament-create"),
+    path("turniere/aus-datei/", trf_import.trf_upload, name="trf-upload"),
+    path("turniere/aus-datei/<token:token>/", trf_import.trf_review, name="trf-review"),
+    path("turniere/<int:pk>/bearbeiten/", tournaments.tournament_edit, name="tournament-edit"),
+    path("turniere/<int:pk>/ergebnisse/", results.tournament_results, name="tournament-results"),
+    path("turniere/<int:pk>/vorschau/", results.tournament_preview, name="tournament-preview"),
+    path("turniere/<int:pk>/teilnehmer/", participants.participants, name="tournament-participants"),
+    path("turniere/<int:pk>/runden/", rounds.round_start, name="tournament-rounds"),
+    path("turniere/<int:pk>/runden/<int:round_no>/", rounds.round_entry, name="tournament-round"),
+    path("turniere/<int:pk>/entwurf/auswerten/", rounds.draft_publish, name="tournament-draft-publish"),
+    path("turniere/<int:pk>/entwurf/verwerfen/", rounds.draft_discard, name="tournament-draft-discard"),
+    path("listen/<slug:scope>/<slug:code>/<slug:fmt>/", dsb_list.dsb_list_download, name="dsb-list-download"),
+    path("turniere/<int:pk>/loeschen/", tournaments.tournament_delete, name="tournament-delete"),
+]
