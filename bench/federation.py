@@ -13,7 +13,7 @@ league seasons (teams of clubs, 6 or 8 boards, team round robin), clubs' Swiss t
 evaluations and 130 games per tournament. Newcomers join over the years without a rating and earn a first
 one; a few start from Elo only; 1.5 % of the games are forfeits, odd Swiss fields get byes, a few foreign
 players in opens are not DSB members. Most tournaments carry a DSB code (``YYWW-ZZZ-KKK``), some a portal
-UUID, some none. Rows are written with ``ratings.services.bulk.insert_rows`` (COPY on PostgreSQL):
+UUID, some none. Rows are written with ``ratings.bulk.insert_rows`` (COPY on PostgreSQL):
 generation is set-up, not measured, and refuses a database that already has players (``--replace`` empties
 it first).
 
@@ -430,6 +430,7 @@ NAMES = {"rr": "Vereinsmeisterschaft", "club_swiss": "Vereinsturnier", "open": "
 def write(fed: Federation, seed: int) -> dict:
     from django.db import connection, transaction
 
+    from ratings.bulk import insert_rows
     from ratings.models import (
         Club,
         Game,
@@ -441,7 +442,6 @@ def write(fed: Federation, seed: int) -> dict:
         TournamentEntry,
         TournamentEntryMode,
     )
-    from ratings.services.bulk import insert_rows
 
     now = datetime.datetime(2026, 12, 1, 12, tzinfo=datetime.UTC)
     with transaction.atomic():
@@ -562,7 +562,7 @@ def phase_fresh() -> dict:
 
 
 def phase_again() -> dict:
-    from ratings.services import recalculate
+    from ratings.recalculation import recalculate
 
     server = database_cpu_seconds()
     started = time.perf_counter()
@@ -686,7 +686,7 @@ def phase_verify() -> dict:
     from django.db.models import Count
 
     from ratings.models import Evaluation
-    from ratings.services import ratings_verify
+    from ratings.recalculation import ratings_verify
 
     started = time.perf_counter()
     problems = ratings_verify()

@@ -66,7 +66,8 @@ def _measure(function, repeat: int):
 
 def _size(size: int, repeat: int) -> None:
     from ratings.models import Tournament, TournamentEntry
-    from ratings.services import recalculate, tournament_delete, tournament_save
+    from ratings.recalculation import recalculate
+    from ratings.services import tournament_delete, tournament_save
     from ratings.services.preview import later_after_delete, later_after_save
 
     wipe()

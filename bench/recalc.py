@@ -222,7 +222,7 @@ def main() -> None:
     parser.add_argument("--debug", action="store_true", help="run with DEBUG=True (query logging)")
     args = parser.parse_args()
     configure(args.db, debug=args.debug)
-    from ratings.services import ratings_verify, recalculate
+    from ratings.recalculation import ratings_verify, recalculate
 
     print(f"database: {args.db}, DEBUG={args.debug}")
     head = [

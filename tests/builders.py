@@ -28,7 +28,8 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.officer import OfficerScope
-from ratings.services import adjustment_save, lock_ratings, tournament_save
+from ratings.recalculation import lock_ratings
+from ratings.services import adjustment_save, tournament_save
 from tests.factories import MembershipFactory, PlayerFactory
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")

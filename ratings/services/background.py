@@ -32,18 +32,14 @@ from django.utils import timezone
 from ratings.dwz.replay import OrderKey, day_start, tournament_order
 from ratings.models import RecalculationJob, RecalculationJobStatus, Tournament
 from ratings.models.recalculation import UNFINISHED
-
-from .recalculation import (
+from ratings.recalculation import (
     Changes,
     RecalculationReport,
+    background_estimate,
     is_lock_timeout,
     lock_ratings,
     recalculate_changes,
 )
-
-# The estimate lives with the recalculation (a save's preview asks it too); re-exported for callers here.
-from .recalculation.estimate import background_estimate
-from .recalculation.estimate import recalculation_estimate as recalculation_estimate
 
 
 def recalculate_or_schedule(

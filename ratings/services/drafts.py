@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ratings.models import Game, Tournament, TournamentDraft, TournamentEntry
+from ratings.recalculation import RecalculationReport
 
-from .recalculation import RecalculationReport
 from .tournaments import tournament_save
 
 

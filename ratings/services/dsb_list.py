@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from ratings.bulk import insert_rows, update_rows
 from ratings.dwz.replay import adjustment_order, day_start
 from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
 from ratings.exports import spreadsheet_safe
@@ -41,10 +42,7 @@ from ratings.models import (
     RatingAdjustment,
 )
 from ratings.models.player import player_key_validator
-
-from .bulk import insert_rows, update_rows
-from .players import players_status_sync
-from .recalculation import (
+from ratings.recalculation import (
     END_OF_TIME,
     Changes,
     RecalculationReport,
@@ -55,6 +53,8 @@ from .recalculation import (
     recalculate_changes,
     tournaments_of,
 )
+
+from .players import players_status_sync
 
 UMSTUFUNG_DATE = datetime.date(2026, 6, 8)  # dwz-rules.md §16
 UMSTUFUNG_REASON = "DWZ-Liste vom 08.06.2026"

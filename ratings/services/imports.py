@@ -25,12 +25,12 @@ from ratings.models import (
 )
 from ratings.models.federation import CLUB_ZPS_RE
 from ratings.models.player import is_player_key
+from ratings.recalculation import RecalculationReport, lock_ratings
 from ratings.selectors import plausibility
 from ratings.selectors.plausibility import PlausibilityWarning
 
 from . import audit
 from .adjustments import player_recalculate
-from .recalculation import RecalculationReport, lock_ratings
 from .tournaments import tournament_save
 
 

@@ -29,11 +29,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.audit import AuditAction, AuditObjectType
-
-from . import audit
-from .background import recalculate_or_schedule
-from .players import players_status_sync
-from .recalculation import (
+from ratings.recalculation import (
     Changes,
     RecalculationReport,
     earliest,
@@ -41,6 +37,10 @@ from .recalculation import (
     player_first_event,
     recalculate_changes,
 )
+
+from . import audit
+from .background import recalculate_or_schedule
+from .players import players_status_sync
 
 # Player fields the kept record takes from the other one where it has none.
 FILLED = ("dsb_id", "fide_id", "fide_elo", "fide_title", "fide_federation", "birth_year", "sex", "first_name")

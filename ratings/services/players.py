@@ -15,10 +15,10 @@ from django.db import transaction
 
 from ratings.enums import AdjustmentKind, PlayerStatus
 from ratings.models import Club, Evaluation, Membership, Player, RatingAdjustment
+from ratings.recalculation import RecalculationReport
 
 from . import audit
 from .adjustments import adjustment_save, player_recalculate
-from .recalculation import RecalculationReport
 
 
 def players_status_sync(player_ids: Iterable[int]) -> int:

@@ -27,8 +27,8 @@ from ratings.models.adjustment import RatingAdjustment
 from ratings.models.evaluation import Evaluation, Restpartie
 from ratings.models.player import Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
+from ratings.recalculation import reach_of_delete, reach_of_save
 
-from .recalculation import reach_of_delete, reach_of_save
 from .tournaments import TournamentGone, games_validate
 
 THOUSAND = Decimal(1000)

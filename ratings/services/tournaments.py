@@ -15,14 +15,18 @@ from ratings.dwz.replay import day_start
 from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
 from ratings.models import Game, Player, Tournament, TournamentEntry, TournamentEntryMode
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
+from ratings.recalculation import (
+    Changes,
+    RecalculationReport,
+    earliest,
+    lock_ratings,
+    place_of,
+    recalculate_changes,
+    stored_since,
+)
 
 from . import audit
 from .background import recalculate_or_schedule
-from .recalculation import Changes, RecalculationReport, earliest, lock_ratings, recalculate_changes
-
-# Where a save's recalculation starts and stops, shared with its preview (``recalculation.reach``).
-from .recalculation.reach import place_of as _order
-from .recalculation.reach import stored_since as _stored_since
 
 
 def games_validate(*, entered: Iterable[int], games: Iterable[Game]) -> None:
@@ -122,7 +126,7 @@ def tournament_save(
             )
         if keep_head:
             tournament.refresh_from_db()
-        old_since = _stored_since(tournament.pk)
+        old_since = stored_since(tournament.pk)
         before = audit.stored_snapshot(tournament.pk)
         if write is not None:
             write()
@@ -137,7 +141,7 @@ def tournament_save(
         since = earliest(old_since, day_start(tournament.end_date))
         report = recalculate_or_schedule(
             Changes(since=since, tournaments=[tournament.pk]),
-            until=_order(tournament),
+            until=place_of(tournament),
             tournament_id=tournament.pk,
             user=user,
         )
@@ -191,10 +195,10 @@ def tournament_delete(
         tournament.refresh_from_db()
         if user is not None:
             permissions.check_correction_window(user, tournament)
-        since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
+        since = earliest(stored_since(tournament.pk), day_start(tournament.end_date))
         before = audit.tournament_snapshot(tournament)
         report = recalculate_or_schedule(
-            Changes(since=since, removed_tournaments=[tournament.pk]), until=_order(tournament), user=user
+            Changes(since=since, removed_tournaments=[tournament.pk]), until=place_of(tournament), user=user
         )
         tournament.delete()
         audit.record_tournament_delete(tournament=tournament, before=before, user=user)
@@ -257,6 +261,6 @@ def tournaments_recalculate_from(*, tournaments: Iterable[Tournament]) -> Recalc
     with transaction.atomic():
         lock_ratings()
         since = earliest(
-            *(day_start(t.end_date) for t in tournaments), *(_stored_since(t.pk) for t in tournaments)
+            *(day_start(t.end_date) for t in tournaments), *(stored_since(t.pk) for t in tournaments)
         )
         return recalculate_changes(Changes(since=since, everything=True))

@@ -38,12 +38,12 @@ from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentMode
 from ratings.models.player import is_player_key
 from ratings.models.tournament import TournamentEntry
+from ratings.recalculation import RecalculationReport, lock_ratings
 from ratings.selectors import plausibility
 from ratings.selectors.plausibility import PlausibilityWarning
 
 from . import audit
 from .preview import later_tournaments, rating_states_before
-from .recalculation import RecalculationReport, lock_ratings
 from .tournaments import tournament_save
 
 MAX_FILE_SIZE = 2 * 1024 * 1024

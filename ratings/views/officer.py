@@ -23,6 +23,7 @@ from ratings.forms import (
 )
 from ratings.models.officer import TournamentMode
 from ratings.models.tournament import Tournament
+from ratings.recalculation import RecalculationReport
 from ratings.selectors import audit as audit_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import officer_results as result_reads
@@ -31,7 +32,6 @@ from ratings.services.preview import (
     later_after_delete,
     later_tournaments,
 )
-from ratings.services.recalculation import RecalculationReport
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.views.plausibility import confirmed, warnings_context
 

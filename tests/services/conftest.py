@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.services import bulk
+from ratings import bulk
 
 
 @pytest.fixture

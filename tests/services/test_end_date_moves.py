@@ -5,7 +5,8 @@ import datetime
 import pytest
 
 from ratings.models import Evaluation, Player, Restpartie
-from ratings.services import ratings_verify, recalculate, tournament_save
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.services import tournament_save
 from tests.builders import player, save_tournament, snapshot
 from tests.factories import MembershipFactory
 

@@ -2,7 +2,7 @@ import pytest
 from django.db import transaction
 
 from ratings.models import RatingState
-from ratings.services import lock_ratings
+from ratings.recalculation import lock_ratings
 
 
 @pytest.mark.django_db(transaction=True)

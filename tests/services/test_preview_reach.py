@@ -25,10 +25,10 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
+from ratings.recalculation import reach_of_delete, reach_of_save
+from ratings.recalculation._load import load_tournament_events, unsaved_tournament_event
 from ratings.services import tournament_delete, tournament_save
 from ratings.services.preview import later_after_delete, later_after_save, preview_tournament
-from ratings.services.recalculation import reach_of_delete, reach_of_save
-from ratings.services.recalculation.load import load_tournament_events, unsaved_tournament_event
 from tests.builders import holding_rating_lock, player, random_history, round_robin, save_tournament, snapshot
 from tests.conftest import examples
 

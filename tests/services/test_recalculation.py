@@ -8,12 +8,11 @@ from django.db.models import F
 
 from ratings.enums import AdjustmentKind, EvaluationStatus
 from ratings.models import Evaluation, Player, RatingAdjustment, Restpartie, Tournament
+from ratings.recalculation import ratings_verify, recalculate
 from ratings.services import (
     adjustment_delete,
     adjustment_save,
     player_save,
-    ratings_verify,
-    recalculate,
     tournament_delete,
     tournament_save,
 )
@@ -257,7 +256,7 @@ def test_injected_failure_rolls_everything_back(monkeypatch):
     before = snapshot()
     tournaments = Tournament.objects.count()
 
-    import ratings.services.recalculation.changes as recalculation
+    import ratings.recalculation._changes as recalculation
 
     calls = {"n": 0}
 

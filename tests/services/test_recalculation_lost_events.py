@@ -20,7 +20,8 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services import adjustment_save, ratings_verify, tournament_delete, tournament_save
+from ratings.recalculation import ratings_verify
+from ratings.services import adjustment_save, tournament_delete, tournament_save
 from tests.builders import player, round_robin, save_tournament
 
 pytestmark = pytest.mark.django_db

@@ -9,10 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ratings.models import Evaluation, Player
-from ratings.services.recalculation import load, players
-from ratings.services.recalculation.base import IN_CHUNK
-from ratings.services.recalculation.load import load_members, load_start_values
-from ratings.services.recalculation.players import of_players, player_chunks, select_of
+from ratings.recalculation import _load as load
+from ratings.recalculation import _players as players
+from ratings.recalculation._base import IN_CHUNK
+from ratings.recalculation._load import load_members, load_start_values
+from ratings.recalculation._players import of_players, player_chunks, select_of
 from tests.builders import player, round_robin, save_tournament
 from tests.factories import MembershipFactory, PlayerFactory
 

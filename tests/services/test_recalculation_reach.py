@@ -15,14 +15,9 @@ from django.test.utils import CaptureQueriesContext
 
 from ratings.enums import AdjustmentKind
 from ratings.models import Evaluation, RatingAdjustment, Tournament, TournamentEntry
-from ratings.services import (
-    adjustment_save,
-    ratings_verify,
-    recalculate,
-    tournament_delete,
-    tournament_save,
-)
-from ratings.services.recalculation import incremental
+from ratings.recalculation import _incremental as incremental
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.services import adjustment_save, tournament_delete, tournament_save
 from tests.builders import player, random_history, round_robin, save_tournament
 from tests.conftest import examples
 

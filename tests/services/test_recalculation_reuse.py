@@ -8,10 +8,10 @@ import random
 import pytest
 from django.db import transaction
 
-import ratings.services.recalculation.changes as changes
-import ratings.services.recalculation.full as full
+import ratings.recalculation._changes as changes
+import ratings.recalculation._full as full
 from ratings.models import Evaluation, EvaluationDigest, Game, Membership, Restpartie, Tournament
-from ratings.services import ratings_verify, recalculate
+from ratings.recalculation import ratings_verify, recalculate
 from tests.builders import random_history, save_tournament, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -148,7 +148,7 @@ def test_a_membership_ended_behind_its_back_drops_the_restpartien_it_kept(histor
 def test_the_code_digest_is_the_code_this_process_imported(monkeypatch):
     """Read at start-up with the engine, never again: a process that still runs the old code after a
     deploy replaced the files must not certify its rows under the new code's digest."""
-    from ratings.services.recalculation import base
+    from ratings.recalculation import _base as base
 
     at_import = base.code_digest()
     assert at_import == base._read_code_digest()  # the files have not changed since
@@ -159,7 +159,7 @@ def test_the_code_digest_is_the_code_this_process_imported(monkeypatch):
 def test_the_code_digest_is_keyed_with_the_secret_key(settings):
     """The source is public: without the key, whoever can write the database could store a digest that
     certifies rows he changed."""
-    from ratings.services.recalculation import base
+    from ratings.recalculation import _base as base
 
     settings.SECRET_KEY = "another site"
     assert base._read_code_digest() != base.code_digest()

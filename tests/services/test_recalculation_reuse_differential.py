@@ -21,8 +21,8 @@ from decimal import Decimal
 import pytest
 from django.db import transaction
 
-import ratings.services.recalculation.base as base
-import ratings.services.recalculation.full as full
+import ratings.recalculation._base as base
+import ratings.recalculation._full as full
 from ratings.dwz import WO2026
 from ratings.enums import AdjustmentKind
 from ratings.models import (
@@ -36,7 +36,8 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services import adjustment_save, ratings_verify, recalculate
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.services import adjustment_save
 from tests.builders import ROOT, player, random_history, round_robin, save_tournament
 from tests.factories import ClubFactory
 
@@ -577,7 +578,7 @@ def test_the_code_digest_is_the_code_started_with_not_the_files_read_later():
     script = (
         "import django, pathlib; django.setup()\n"
         "pathlib.Path.read_bytes = lambda self: b'the files after a deploy'\n"
-        "from ratings.services.recalculation import full\n"
+        "from ratings.recalculation import _full as full\n"
         "print(full.Certificates(set()).code.hex())\n"
     )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "dwzsite.settings_test"}

@@ -12,8 +12,8 @@ import pytest
 from django.db import connection, transaction
 
 from ratings.models import Evaluation, EvaluationDigest, Game, Tournament
-from ratings.services import ratings_verify, recalculate
-from ratings.services.recalculation import full
+from ratings.recalculation import _full as full
+from ratings.recalculation import ratings_verify, recalculate
 from tests.builders import random_history, save_tournament
 from tests.services.test_recalculation_reuse_differential import derived, played_game
 

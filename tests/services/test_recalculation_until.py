@@ -9,8 +9,7 @@ from django.db.models import Q
 
 from ratings.dwz.replay import day_start, tournament_order
 from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry
-from ratings.services import ratings_verify, recalculate
-from ratings.services.recalculation import Changes, lock_ratings, recalculate_changes
+from ratings.recalculation import Changes, lock_ratings, ratings_verify, recalculate, recalculate_changes
 from tests.builders import random_history, save_tournament, snapshot
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 
 from ratings.models import Evaluation, Player, Restpartie, Tournament
-from ratings.services import ratings_verify, recalculate
-from ratings.services.recalculation import full
+from ratings.recalculation import _full as full
+from ratings.recalculation import ratings_verify, recalculate
 from tests.builders import random_history, save_tournament, snapshot
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,8 @@ from django.db import transaction
 
 from ratings.enums import FORFEIT_RESULTS, Edition, EvaluationStatus
 from ratings.models import Club, Evaluation, Game, Organisation, Player, Tournament, TournamentEntry
-from ratings.services import ratings_verify, recalculate, tournament_save
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.services import tournament_save
 from tests.builders import snapshot
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from ratings.dwz.replay import tournament_order
 from ratings.forms import TournamentHeadForm
 from ratings.models import Club, Evaluation, Organisation, Tournament
 from ratings.models.tournament import tournament_code_validator
-from ratings.services import ratings_verify
+from ratings.recalculation import ratings_verify
 from tests.builders import player, save_tournament
 
 pytestmark = pytest.mark.django_db

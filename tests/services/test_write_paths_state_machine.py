@@ -55,6 +55,7 @@ from ratings.models import (
 )
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.recalculation import UNFINISHED
+from ratings.recalculation import EVALUATION_FIELDS, ratings_verify, recalculate
 from ratings.services import (
     adjustment_delete,
     adjustment_save,
@@ -62,15 +63,12 @@ from ratings.services import (
     membership_end,
     membership_save,
     player_save,
-    ratings_verify,
-    recalculate,
     tournament_delete,
     tournament_restore,
     tournament_save,
 )
 from ratings.services.dsb_list import dsb_list_import
 from ratings.services.merge import players_merge
-from ratings.services.recalculation import EVALUATION_FIELDS
 from tests.conftest import examples
 from tests.dsb_lists import generate
 from tests.factories import ClubFactory, PlayerFactory

@@ -8,7 +8,7 @@ from django.core import mail
 from django.urls import reverse
 
 from ratings.admin_messages import report_text
-from ratings.services.recalculation import RecalculationReport
+from ratings.recalculation import RecalculationReport
 from tests.builders import PASSWORD
 
 pytestmark = pytest.mark.django_db

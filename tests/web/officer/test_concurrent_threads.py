@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from ratings.models import Game, Tournament
 from ratings.models.audit import AuditEvent, AuditObjectType
-from ratings.services import ratings_verify
+from ratings.recalculation import ratings_verify
 from ratings.services.audit import snapshot_diff
 from tests.builders import grid_data, head_data, make_user
 

@@ -14,8 +14,8 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from ratings.models import Game, Tournament, TournamentEntry
+from ratings.recalculation import lock_ratings
 from ratings.services import tournament_delete, tournament_save
-from ratings.services.recalculation.lock import lock_ratings
 
 pytestmark = [
     pytest.mark.skipif(

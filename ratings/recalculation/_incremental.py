@@ -41,8 +41,8 @@ from ratings.dwz.replay import (
 )
 from ratings.dwz.types import PlayerResult, Status, TournamentResult
 
-from .base import END_OF_TIME, engine_id
-from .load import (
+from ._base import END_OF_TIME, engine_id
+from ._load import (
     RESULT_ROW,
     BirthYears,
     PlayerEvents,
@@ -53,7 +53,7 @@ from .load import (
     load_tournament_events,
     states_before,
 )
-from .players import dated_adjustments
+from ._players import dated_adjustments
 
 Key = tuple[str, int]  # ("t", tournament pk), ("a", adjustment pk) or ("d", player pk): dirty from here
 AFTER_EVERYTHING: OrderKey = (END_OF_TIME, 9, 9, "", 0)

@@ -14,6 +14,7 @@ from typing import cast
 from django.db.models import Count
 from django.utils import timezone
 
+from ratings import bulk
 from ratings.dwz.digest import InputDigest
 from ratings.dwz.replay import Event, PlayerState, TournamentEvent, day_start, gives_rating, replay
 from ratings.dwz.types import GameInput, TournamentInput, TournamentResult
@@ -26,10 +27,9 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services import bulk
 
-from .base import EngineIds, RecalculationReport, chunks, code_digest, engine_id, without_cyclic_gc
-from .load import (
+from ._base import EngineIds, RecalculationReport, chunks, code_digest, engine_id, without_cyclic_gc
+from ._load import (
     RESULT_ROW,
     StoredTournament,
     game_inputs,
@@ -40,7 +40,7 @@ from .load import (
     load_tournament_events,
     start_state,
 )
-from .write import Decimals, evaluation_rows, orphan_restpartien, replace_rows, update_players
+from ._write import Decimals, evaluation_rows, orphan_restpartien, replace_rows, update_players
 
 WINDOW = 50_000  # entries (player evaluations) per window: ~100 MB of rows, games and results at most
 WORK_MEM_MB = 64  # PostgreSQL: a window's sorts in memory

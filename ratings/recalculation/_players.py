@@ -14,12 +14,12 @@ from collections.abc import Callable, Collection, Hashable, Iterator
 from django.db import connection
 from django.db.models import BooleanField, F, Func, QuerySet, TextField, Value
 
+from ratings import bulk
 from ratings.dwz.replay import OrderKey, adjustment_order
 from ratings.models import Evaluation, RatingAdjustment, Restpartie
-from ratings.services import bulk
 
-from .base import IN_CHUNK, chunks
-from .write import EVALUATION_FIELDS
+from ._base import IN_CHUNK, chunks
+from ._write import EVALUATION_FIELDS
 
 # On PostgreSQL a round's players in one query (a round meets a few thousand at 2 M evaluations).
 PG_CHUNK = 50_000

@@ -9,7 +9,7 @@ from django.conf import settings
 
 from ratings.models import TournamentEntry
 
-from .changes import Changes
+from ._changes import Changes
 
 
 def recalculation_estimate(

@@ -73,10 +73,10 @@ def without_cyclic_gc(function):
     return wrapper
 
 
-_RATINGS = Path(__file__).resolve().parent.parent.parent
+_RATINGS = Path(__file__).resolve().parent.parent
 # The code a stored digest certifies: the engine, the recalculation that reads and writes the rows, the
 # bulk writer and the row model. Any change there (or another Python) evaluates everything once more.
-_CERTIFIED_CODE = ("dwz/*.py", "services/recalculation/*.py", "services/bulk.py", "models/evaluation.py")
+_CERTIFIED_CODE = ("dwz/*.py", "recalculation/*.py", "bulk.py", "models/evaluation.py")
 
 
 def _read_code_digest() -> bytes:

@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.db.models import F, IntegerField, Min, QuerySet
 from django.db.models.functions import Cast, Round
 
+from ratings.bulk import select_rows
 from ratings.dwz import sets_rating
 from ratings.dwz.replay import (
     AdjustmentEvent,
@@ -37,9 +38,8 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services.bulk import select_rows
 
-from .base import (
+from ._base import (
     IN_CHUNK,
     EngineIds,
     chunks,
@@ -47,7 +47,7 @@ from .base import (
     stored_order,
     thousandths,
 )
-from .players import player_chunks, select_of
+from ._players import player_chunks, select_of
 
 
 def load_tournament_events(

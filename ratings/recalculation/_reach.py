@@ -19,10 +19,10 @@ from django.db.models import Min
 from ratings.dwz.replay import OrderKey, day_start, tournament_order
 from ratings.models import Evaluation, Game, Tournament, TournamentEntry
 
-from .base import earliest, without_cyclic_gc
-from .changes import Changes, replay_reach
-from .estimate import background_estimate
-from .load import unsaved_tournament_event
+from ._base import earliest, without_cyclic_gc
+from ._changes import Changes, replay_reach
+from ._estimate import background_estimate
+from ._load import unsaved_tournament_event
 
 
 @dataclass(frozen=True, slots=True)

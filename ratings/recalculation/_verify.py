@@ -10,6 +10,7 @@ from contextlib import closing
 
 from django.db import transaction
 
+from ratings import bulk
 from ratings.dwz import evaluate
 from ratings.dwz.codes import order_suffix
 from ratings.dwz.replay import (
@@ -22,16 +23,15 @@ from ratings.models import (
     Evaluation,
     Player,
 )
-from ratings.services import bulk
 
-from .base import chunks, engine_id, without_cyclic_gc
-from .full import WORK_MEM_MB, replay_in_windows
-from .load import (
+from ._base import chunks, engine_id, without_cyclic_gc
+from ._full import WORK_MEM_MB, replay_in_windows
+from ._load import (
     load_members,
     load_start_values,
     start_state,
 )
-from .write import orphan_restpartien
+from ._write import orphan_restpartien
 
 
 def _position_problems(tid: int, event: TournamentEvent, edition: str, rows: dict[str, tuple]) -> list[str]:

@@ -1,5 +1,5 @@
 """Writing the replay's outcome: evaluation and Restpartie rows as plain tuples through the bulk writer
-(``ratings.services.bulk``: PostgreSQL ``COPY``, SQLite ``executemany``), players updated in bulk."""
+(``ratings.bulk``: PostgreSQL ``COPY``, SQLite ``executemany``), players updated in bulk."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Exists, Max, OuterRef, QuerySet
 
+from ratings import bulk
 from ratings.dwz.codes import order_suffix
 from ratings.dwz.replay import (
     PlayerState,
@@ -21,9 +22,8 @@ from ratings.models import (
     Player,
     Restpartie,
 )
-from ratings.services import bulk
 
-from .base import EMPTY_STATE, IN_CHUNK, THOUSAND, RecalculationReport, chunks, engine_id
+from ._base import EMPTY_STATE, IN_CHUNK, THOUSAND, RecalculationReport, chunks, engine_id
 
 # Model fields in ``concrete_fields`` order (checked at import): the rows below are built in this order,
 # without the primary key, which the database assigns.
