@@ -27,7 +27,7 @@ by up to a factor of two from one boot to the next, so only figures with about t
   again on a generated database);
 * ``again``: full ``recalculate()`` again, nothing changed;
 * ``late``: a club round robin of 10 ending one year before the newest tournament, saved through
-  ``tournament_save`` as an officer would: ``seconds`` is the officer's wait (the configured background
+  ``tournament_create`` as an officer would: ``seconds`` is the officer's wait (the configured background
   threshold), ``chain`` the whole chain in the request, ``job`` the background replay (rolled back after
   each, so every run measures the same chain);
 * ``verify``: ``ratings_verify()``;
@@ -579,7 +579,7 @@ def phase_again() -> dict:
 
 def phase_late() -> dict:
     """A club round robin of 10 ending one year before the newest tournament, saved through
-    ``tournament_save`` three times on the same database (each rolled back, so every run measures the same
+    ``tournament_create`` three times on the same database (each rolled back, so every run measures the same
     chain): ``request`` with the configured background threshold (the officer's wait), ``job`` the background
     replay that save scheduled, run at once in this process, and ``chain`` the whole chain in the request
     (threshold raised). ``seconds`` is the officer's wait; ``evaluations`` and ``tournaments`` the chain's
@@ -590,7 +590,7 @@ def phase_late() -> dict:
     from django.test import override_settings
 
     from ratings.models import Club, Game, Player, RecalculationJob, Tournament, TournamentEntry
-    from ratings.services import tournament_save
+    from ratings.services import tournament_create
     from ratings.services.background import job_run
 
     rng = random.Random(2)
@@ -616,7 +616,7 @@ def phase_late() -> dict:
         games = [
             Game(round=r, white=w, black=b, result=res) for (r, w, b), res in zip(pairs, results, strict=True)
         ]
-        return tournament_save(tournament=tournament, entries=entries, games=games)
+        return tournament_create(tournament=tournament, entries=entries, games=games)
 
     parts: dict[str, dict] = {}
     with transaction.atomic():

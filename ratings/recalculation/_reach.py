@@ -5,8 +5,8 @@ confirmation ask this on every view, while other officers save.
 
 The answer is the report's: the tournaments the request re-evaluates (``RecalculationReport.tournaments``
 but the tournament itself) and whether the rest of the chain goes to a background job, because the save
-runs the same ``Changes`` (``tournament_save`` / ``tournament_delete``) up to the same ``until`` when
-``background_estimate`` says so.
+runs the same ``Changes`` (``tournament_save_results`` / ``tournament_delete``) up to the same ``until``
+when ``background_estimate`` says so.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ def place_of(tournament: Tournament) -> OrderKey:
 def reach_of_save(
     *, tournament: Tournament, entries: Sequence[TournamentEntry], games: Sequence[Game]
 ) -> Reach:
-    """What ``tournament_save`` of ``tournament`` (a stored one; its head as it will be saved) with these
-    entries and games (valid ones: ``games_validate``) re-evaluates in the request."""
+    """What ``tournament_save_results`` of ``tournament`` (a stored one; its head as it will be saved) with
+    these entries and games (valid ones: ``games_validate``) re-evaluates in the request."""
     since = earliest(stored_since(tournament.pk), day_start(tournament.end_date))
     changes = Changes(since=since, tournaments=[tournament.pk])
     count = len(entries) if tournament.rated else 0  # the entries the save's estimate will count

@@ -17,9 +17,13 @@ from .players import (
 )
 from .tournaments import (
     games_validate,
+    tournament_admin_save,
+    tournament_create,
     tournament_delete,
+    tournament_replace,
     tournament_restore,
-    tournament_save,
+    tournament_save_head,
+    tournament_save_results,
     tournaments_recalculate_from,
 )
 
@@ -35,8 +39,12 @@ __all__ = [
     "player_recalculate",
     "player_save",
     "players_status_sync",
+    "tournament_admin_save",
+    "tournament_create",
     "tournament_delete",
+    "tournament_replace",
     "tournament_restore",
-    "tournament_save",
+    "tournament_save_head",
+    "tournament_save_results",
     "tournaments_recalculate_from",
 ]

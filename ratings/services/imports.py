@@ -31,7 +31,7 @@ from ratings.selectors.plausibility import PlausibilityWarning
 
 from . import audit
 from .adjustments import player_recalculate
-from .tournaments import tournament_save
+from .tournaments import tournament_replace
 
 
 class TournamentFileError(ValueError):
@@ -339,7 +339,7 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
                     rnd += 1
             busy.setdefault(rnd, set()).update(seated)
             games.append(Game(round=rnd, white=white, black=black, result=g["result"]))
-        report = tournament_save(tournament=tournament, entries=entries, games=games, user=user)
+        report = tournament_replace(tournament=tournament, entries=entries, games=games, user=user)
         rows = [
             (e.player.key, e.player.name, e.status, e.dwz_old, e.dwz_new)
             for e in Evaluation.objects.filter(tournament=tournament).select_related("player").order_by("pk")

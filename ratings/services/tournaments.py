@@ -6,8 +6,10 @@ import datetime
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.forms.formsets import BaseFormSet
 from django.utils.translation import gettext as _
 
 from ratings import permissions
@@ -90,33 +92,114 @@ def _locked_version(tournament_id: int | None, version: int | None) -> int:
     return current
 
 
-def tournament_save(
+def tournament_create(
     *,
     tournament: Tournament,
-    entries: Sequence[TournamentEntry] | None = None,
-    games: Sequence[Game] | None = None,
-    user=None,
+    entries: Sequence[TournamentEntry] = (),
+    games: Sequence[Game] = (),
     mode: str | None = None,
-    write: Callable[[], None] | None = None,
-    action: str | None = None,
-    version: int | None = None,
-    keep_head: bool = False,
+    user=None,
 ) -> RecalculationReport:
-    """Validate and save ``tournament`` (and, if given, replace its entries and games), then recalculate
-    every rating from the earlier of its old and new end date on, and record the audit row.
+    """Save a new ``tournament`` with its entries and games and evaluate it (with everything after it).
 
-    ``entries`` / ``games`` None keeps the stored ones; they are validated either way. ``write``, if
-    given, writes head and rows instead (the admin saves its form and inlines); it runs after the audit's
-    "before" snapshot is read. ``user`` becomes the rating officer of a new tournament without one.
-    ``mode`` (a ``TournamentMode``) sets the entry mode before the audit row is written, so a type change
-    is part of its diff. ``action`` overrides the audit action (a restore).
+    ``user`` becomes its rating officer if it names none; ``mode`` (a ``TournamentMode``) is part of the
+    audit row's "after"."""
+    if tournament.pk is not None:
+        raise ValueError(
+            "tournament_create saves a new tournament; a stored one is saved by its head or results"
+        )
 
-    Concurrent officers: everything is read after the rating lock is taken. ``version`` (the one the
-    officer's form was loaded at) must still be the stored one, else ``TournamentConflict``; a tournament
-    deleted meanwhile raises ``TournamentGone``. ``keep_head`` re-reads the head inside the lock and
-    writes only entries and games (the results page: its head copy may be older than the stored one).
-    Every save increments the stored version.
-    """
+    def write() -> None:
+        _write_head(tournament, user)
+        _write_rows(tournament, entries, games)
+
+    return _save(tournament, write=write, user=user, version=None, mode=mode)
+
+
+def tournament_save_head(
+    *, tournament: Tournament, mode: str | None = None, user=None, version: int | None = None
+) -> RecalculationReport:
+    """Save the head of a stored ``tournament`` (name, dates, organiser, rated...) as given, keep its stored
+    entries and games, and re-evaluate from the earlier of its old and new place on.
+
+    ``version``: the one the officer's form was loaded at; another save since raises
+    ``TournamentConflict``, a deletion meanwhile ``TournamentGone``."""
+    return _save(
+        tournament, write=lambda: _write_head(tournament, user), user=user, version=version, mode=mode
+    )
+
+
+def tournament_save_results(
+    *,
+    tournament: Tournament,
+    entries: Sequence[TournamentEntry],
+    games: Sequence[Game],
+    mode: str | None = None,
+    user=None,
+    version: int | None = None,
+) -> RecalculationReport:
+    """Replace the entries and games of a stored ``tournament`` and re-evaluate; its head is the stored one
+    (read again inside the lock: the results page's copy of it may be older). ``version`` as in
+    ``tournament_save_head``."""
+
+    def write() -> None:
+        _write_head(tournament, user)
+        _write_rows(tournament, entries, games)
+
+    return _save(tournament, write=write, user=user, version=version, mode=mode, read_head=True)
+
+
+def tournament_replace(
+    *,
+    tournament: Tournament,
+    entries: Sequence[TournamentEntry],
+    games: Sequence[Game],
+    mode: str | None = None,
+    user=None,
+) -> RecalculationReport:
+    """Save head, entries and games as given, of a new tournament or over a stored one (an imported file
+    replaces the tournament of its code whole), and evaluate."""
+
+    def write() -> None:
+        _write_head(tournament, user)
+        _write_rows(tournament, entries, games)
+
+    return _save(tournament, write=write, user=user, version=None, mode=mode)
+
+
+def tournament_admin_save(
+    *, form: forms.ModelForm, formsets: Sequence[BaseFormSet], user=None, version: int | None = None
+) -> RecalculationReport:
+    """The admin's save of a tournament: its form (``form.save(commit=False)`` already called, as the admin
+    does) and the entry and game inlines are written inside the lock, after the audit's "before" is read,
+    then validated and evaluated as every other save. ``version`` as in ``tournament_save_head`` (None for
+    a new tournament)."""
+    tournament = form.instance
+
+    def write() -> None:
+        tournament.save()
+        form.save_m2m()
+        for formset in formsets:
+            formset.save()
+
+    return _save(tournament, write=write, user=user, version=version, mode=None)
+
+
+def _save(
+    tournament: Tournament,
+    *,
+    write: Callable[[], None],
+    user,
+    version: int | None,
+    mode: str | None,
+    action: str | None = None,
+    read_head: bool = False,
+) -> RecalculationReport:
+    """What every save shares, in one transaction with the rating lock taken first: everything is read
+    after the lock, the stored version must still be ``version`` (if given), the correction window holds
+    on the stored end date, ``write`` runs after the audit's "before" is read; then the stored rows are
+    validated, every rating from the earlier of the old and new place on is recalculated, the mode set and
+    the audit row (``action``, default create or update) written. Every save increments the version."""
     with transaction.atomic():
         lock_ratings()
         stored_version = _locked_version(tournament.pk, version)
@@ -124,14 +207,11 @@ def tournament_save(
             permissions.check_correction_window(
                 user, Tournament.objects.only("end_date").get(pk=tournament.pk)
             )
-        if keep_head:
+        if read_head:  # the head the audit's "before" and the recalculation's start see is the stored one
             tournament.refresh_from_db()
         old_since = stored_since(tournament.pk)
         before = audit.stored_snapshot(tournament.pk)
-        if write is not None:
-            write()
-        else:
-            _write(tournament, entries, games, user)
+        write()
         tournament.version = stored_version + 1
         Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
         entered = set(
@@ -151,44 +231,38 @@ def tournament_save(
         return report
 
 
-def _write(
-    tournament: Tournament,
-    entries: Sequence[TournamentEntry] | None,
-    games: Sequence[Game] | None,
-    user,
-) -> None:
+def _write_head(tournament: Tournament, user) -> None:
     if tournament.code == "":
         tournament.code = None
     if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
         tournament.rating_officer = user
     tournament.full_clean()
     tournament.save()
-    if entries is not None:
-        Game.objects.filter(tournament=tournament).delete()
-        TournamentEntry.objects.filter(tournament=tournament).delete()
-        for entry in entries:
-            entry.pk = None
-            entry.tournament = tournament
-        TournamentEntry.objects.bulk_create(entries, batch_size=500)
-    if games is not None:
-        Game.objects.filter(tournament=tournament).delete()
-        entered = set(
-            TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
-        )
-        for game in games:
-            game.pk = None
-            game.tournament = tournament
-        games_validate(entered=entered, games=games)
-        for game in games:
-            game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
-        Game.objects.bulk_create(games, batch_size=500)
+
+
+def _write_rows(tournament: Tournament, entries: Sequence[TournamentEntry], games: Sequence[Game]) -> None:
+    """Replace the stored entries and games (validated first: a game's players must be entered)."""
+    Game.objects.filter(tournament=tournament).delete()
+    TournamentEntry.objects.filter(tournament=tournament).delete()
+    for entry in entries:
+        entry.pk = None
+        entry.tournament = tournament
+    TournamentEntry.objects.bulk_create(entries, batch_size=500)
+    entered = {entry.player_id for entry in entries}
+    for game in games:
+        game.pk = None
+        game.tournament = tournament
+    games_validate(entered=entered, games=games)
+    for game in games:
+        game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
+    Game.objects.bulk_create(games, batch_size=500)
 
 
 def tournament_delete(
     *, tournament: Tournament, user=None, version: int | None = None
 ) -> RecalculationReport:
     """Delete ``tournament`` and recalculate everything it influenced (stored state read inside the lock;
-    ``version`` as in ``tournament_save``)."""
+    ``version`` as in ``tournament_save_head``)."""
     with transaction.atomic():
         lock_ratings()
         _locked_version(tournament.pk, version)
@@ -243,11 +317,16 @@ def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, Rec
             )
             for g in snap["games"]
         ]
-        report = tournament_save(
-            tournament=tournament,
-            entries=entries,
-            games=games,
+
+        def write() -> None:
+            _write_head(tournament, user)
+            _write_rows(tournament, entries, games)
+
+        report = _save(
+            tournament,
+            write=write,
             user=user,
+            version=None,
             mode=snap.get("mode"),
             action=AuditAction.RESTORE,
         )

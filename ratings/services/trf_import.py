@@ -9,7 +9,7 @@ The steps are separate so that the officer page can show each one and the comman
 3. :func:`trf_preview` evaluates the tournament as it would be saved (nothing is written);
 4. :func:`trf_save` creates the new players with their start values from the file (DWZ from the GER line,
    else FIDE Elo as a take-over), then saves head, participants, games and byes through
-   ``tournament_save`` in one transaction.
+   ``tournament_create`` in one transaction.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from ratings.selectors.plausibility import PlausibilityWarning
 
 from . import audit
 from .preview import later_tournaments, rating_states_before
-from .tournaments import tournament_save
+from .tournaments import tournament_create
 
 MAX_FILE_SIZE = 2 * 1024 * 1024
 
@@ -765,7 +765,7 @@ def _save(
             )
             for g in games
         ]
-        report = tournament_save(
+        report = tournament_create(
             tournament=t, entries=entries, games=rows, mode=TournamentMode.SWISS, user=user
         )
         return TrfImportResult(tournament=t, report=report, created=created, notes=notes)

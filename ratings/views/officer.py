@@ -163,7 +163,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
         try:
-            services.tournament_save(
+            services.tournament_create(
                 tournament=tournament, entries=[], games=[], mode=form.cleaned_data["mode"], user=request.user
             )
         except ValidationError as exc:
@@ -213,7 +213,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 context.update(form=form, tournament=tournament, later_count=0, trail=_trail(tournament.pk))
                 return render(request, "ratings/officer/tournament_form.html", context, status=200)
             try:
-                report = services.tournament_save(
+                report = services.tournament_save_head(
                     tournament=head,
                     mode=form.cleaned_data["mode"],
                     user=request.user,

@@ -151,7 +151,7 @@ def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) -> HttpResponse:
-    """Save the valid entry through ``tournament_save``: to the report, or back to the page with why not."""
+    """Save the valid entry (``tournament_save_results``): to the report, or back to the page with why not."""
     tournament = entry.tournament
     games = [
         Game(round=g.round, board=g.board, white_id=g.white_id, black_id=g.black_id, result=g.result)
@@ -166,14 +166,13 @@ def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) ->
         context.update(warnings_context(warnings))
         return _render_results(request, entry, context, preview=True)
     try:
-        report = services.tournament_save(
+        report = services.tournament_save_results(
             tournament=tournament,
             entries=entries,
             games=games,
             mode=entry.mode,
             user=request.user,
             version=posted_version(data),
-            keep_head=True,
         )
     except TournamentGone:
         return tournament_gone(request)

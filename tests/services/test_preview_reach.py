@@ -27,7 +27,12 @@ from ratings.models import (
 )
 from ratings.recalculation import reach_of_delete, reach_of_save
 from ratings.recalculation._load import load_tournament_events, unsaved_tournament_event
-from ratings.services import tournament_delete, tournament_save
+from ratings.services import (
+    tournament_create,
+    tournament_delete,
+    tournament_save_head,
+    tournament_save_results,
+)
 from ratings.services.preview import later_after_delete, later_after_save, preview_tournament
 from tests.builders import holding_rating_lock, player, random_history, round_robin, save_tournament, snapshot
 from tests.conftest import examples
@@ -89,11 +94,11 @@ def _late(rng, pool, tournaments):
     head form saves it), then its results through the results page's preview and save."""
     end = _a_date(rng, tournaments)
     head = Tournament(name="Nachgetragen", start_date=end, end_date=end)
-    tournament_save(tournament=head)
+    tournament_create(tournament=head)
     players = rng.sample(pool, rng.randint(3, 7))
     games = _games(round_robin(players, rng))
     preview = later_after_save(tournament=head, players=players, games=games)
-    report = tournament_save(tournament=head, entries=_entries(players), games=games, keep_head=True)
+    report = tournament_save_results(tournament=head, entries=_entries(players), games=games)
     return head, preview, report
 
 
@@ -112,9 +117,7 @@ def _results(rng, pool, tournaments):
     non_members = {rng.choice(players).pk} if rng.random() < 0.3 else set()
     rows = [Game(round=g.round, white_id=g.white_id, black_id=g.black_id, result=g.result) for g in games]
     preview = later_after_save(tournament=target, players=players, games=rows, non_members=non_members)
-    report = tournament_save(
-        tournament=target, entries=_entries(players, non_members), games=rows, keep_head=True
-    )
+    report = tournament_save_results(tournament=target, entries=_entries(players, non_members), games=rows)
     return target, preview, report
 
 
@@ -126,7 +129,7 @@ def _moved(rng, pool, tournaments):
     target.rated = rng.random() < 0.75
     entries, games = _stored(target)
     reach = reach_of_save(tournament=target, entries=entries, games=games)
-    report = tournament_save(tournament=target)
+    report = tournament_save_head(tournament=target)
     return target, (reach.tournaments, reach.background), report
 
 
@@ -167,7 +170,9 @@ def test_a_late_correction_lists_the_later_tournaments_it_reaches():
         g.result = FLIP[g.result]
     later, background = later_after_save(tournament=first, players=[e.player for e in entries], games=games)
     assert later and not background
-    report = tournament_save(tournament=first, entries=_entries([e.player for e in entries]), games=games)
+    report = tournament_save_results(
+        tournament=first, entries=_entries([e.player for e in entries]), games=games
+    )
     assert later == [pk for pk in report.tournaments if pk != first.pk]
 
 
@@ -253,7 +258,7 @@ def test_the_unsaved_event_is_the_one_loaded_after_the_save():
     forfeits kept, non-members marked: as ``load_tournament_events`` reads them back once saved."""
     a, b, c, d, e = (player(dwz=1500 + 10 * i, index=5) for i in range(5))
     head = Tournament(name="Offen", start_date=datetime.date(2024, 6, 1), end_date=datetime.date(2024, 6, 2))
-    tournament_save(tournament=head)
+    tournament_create(tournament=head)
     entries = [
         TournamentEntry(player_id=c.pk, start_rank=3),
         TournamentEntry(player_id=a.pk, start_rank=1, member=False),
@@ -272,7 +277,7 @@ def test_the_unsaved_event_is_the_one_loaded_after_the_save():
     unsaved = unsaved_tournament_event(
         tournament=head, entries=entries, games=[Game(**_fields(g)) for g in games]
     )
-    tournament_save(tournament=head, entries=entries, games=games, keep_head=True)
+    tournament_save_results(tournament=head, entries=entries, games=games)
     (loaded,) = load_tournament_events(head.end_date, set(), only={head.pk})
     assert unsaved == loaded
     assert [pid for pid, _ in loaded.players] == [str(p.pk) for p in (a, b, c, e, d)]

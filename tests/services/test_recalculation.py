@@ -13,8 +13,9 @@ from ratings.services import (
     adjustment_delete,
     adjustment_save,
     player_save,
+    tournament_create,
     tournament_delete,
-    tournament_save,
+    tournament_save_head,
 )
 from tests.builders import player, random_history, save_tournament, snapshot
 from tests.dwz.builders import example
@@ -107,7 +108,7 @@ def test_correcting_a_result_and_moving_a_tournament_equal_full_replay():
     save_tournament(members, flipped, end=t.end_date, tournament=t)
     assert ratings_verify() == []
     t.end_date = t.start_date = max(p[0] for p in plan) + datetime.timedelta(days=1)
-    tournament_save(tournament=t)
+    tournament_save_head(tournament=t)
     assert ratings_verify() == []
     corrected = snapshot()
     recalculate()
@@ -120,7 +121,7 @@ def test_header_only_edit_changes_nothing():
     ts = [save_tournament(m, g, end=e, name=c)[0] for e, m, g, c in plan]
     state = snapshot()
     ts[0].place = "Stuttgart"
-    report = tournament_save(tournament=ts[0])
+    report = tournament_save_head(tournament=ts[0])
     assert snapshot() == state
     assert report.rating_changes == {}
 
@@ -130,7 +131,7 @@ def test_unrated_tournament_is_not_evaluated():
     b = player(dwz=1200, index=5, birth_year=2003)
     t, _ = save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
     t.rated = False
-    tournament_save(tournament=t)
+    tournament_save_head(tournament=t)
     assert not Evaluation.objects.exists()
     a.refresh_from_db()
     assert (a.dwz, a.index, a.last_evaluated) == (1000, 5, None)
@@ -301,7 +302,7 @@ def test_verify_accepts_a_tournament_head_without_entries():
     b = player(dwz=1200, index=5, birth_year=2003)
     save_tournament([a, b], [(a, b, "1-0")], end=D(2018, 11, 15))
     head = Tournament(name="Vereinsmeisterschaft", start_date=D(2019, 1, 5), end_date=D(2019, 3, 2))
-    tournament_save(tournament=head)  # the officer saves the head first, the entries come later
+    tournament_create(tournament=head)  # the officer saves the head first, the entries come later
     assert head.pk is not None and not head.entries.exists()
     assert ratings_verify() == []
 

@@ -21,7 +21,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.recalculation import ratings_verify
-from ratings.services import adjustment_save, tournament_delete, tournament_save
+from ratings.services import adjustment_save, tournament_delete, tournament_save_head
 from tests.builders import player, round_robin, save_tournament
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_deleting_one_of_two_tournaments_of_the_same_day(same_day, name):
 def test_moving_the_second_tournament_of_the_day_away(same_day):
     b = Tournament.objects.get(pk=same_day["B"].pk)
     b.start_date = b.end_date = DAY + datetime.timedelta(days=20)
-    tournament_save(tournament=b)
+    tournament_save_head(tournament=b)
     assert ratings_verify() == []
 
 
@@ -105,7 +105,7 @@ def test_a_tournament_moved_before_one_that_did_not_change_its_players():
     y, _ = save_tournament([p, r], [(p, r, "1-0"), (r, p, "1-0")], end=DAY + datetime.timedelta(days=5))
     assert ratings_verify() == []
     y.start_date = y.end_date = DAY - datetime.timedelta(days=3)
-    tournament_save(tournament=y)
+    tournament_save_head(tournament=y)
     assert ratings_verify() == []
 
 

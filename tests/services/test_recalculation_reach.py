@@ -17,7 +17,7 @@ from ratings.enums import AdjustmentKind
 from ratings.models import Evaluation, RatingAdjustment, Tournament, TournamentEntry
 from ratings.recalculation import _incremental as incremental
 from ratings.recalculation import ratings_verify, recalculate
-from ratings.services import adjustment_save, tournament_delete, tournament_save
+from ratings.services import adjustment_save, tournament_delete, tournament_save_head
 from tests.builders import player, random_history, round_robin, save_tournament
 from tests.conftest import examples
 
@@ -66,7 +66,7 @@ def change(rng: random.Random, pool, tournaments: list[Tournament], kind: str) -
         return report, {t.pk}
     if kind == "move":
         t.end_date = t.start_date = t.end_date + datetime.timedelta(days=rng.choice([-90, -20, 20, 90]))
-        return tournament_save(tournament=t), {t.pk}
+        return tournament_save_head(tournament=t), {t.pk}
     if kind == "delete":
         pk = t.pk  # the deletion clears it
         return tournament_delete(tournament=t), {pk}

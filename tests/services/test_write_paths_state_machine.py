@@ -63,9 +63,11 @@ from ratings.services import (
     membership_end,
     membership_save,
     player_save,
+    tournament_create,
     tournament_delete,
     tournament_restore,
-    tournament_save,
+    tournament_save_head,
+    tournament_save_results,
 )
 from ratings.services.dsb_list import dsb_list_import
 from ratings.services.merge import players_merge
@@ -211,7 +213,8 @@ class WritePaths(RuleBasedStateMachine):
                 rnd += 1
             busy.setdefault(rnd, set()).update({white.pk, black.pk})
             games.append(Game(round=rnd, white=white, black=black, result=result))
-        self._write(lambda: tournament_save(tournament=tournament, entries=entries, games=games))
+        save = tournament_create if tournament.pk is None else tournament_save_results
+        self._write(lambda: save(tournament=tournament, entries=entries, games=games))
 
     def _new(self, end: datetime.date, picked, outcomes, code=None):
         if code and Tournament.objects.filter(code=code).exists():
@@ -223,7 +226,7 @@ class WritePaths(RuleBasedStateMachine):
     def _move(self, t: Tournament, end: datetime.date):
         t.end_date = min(max(end, FIRST_DAY), self._date(DAYS))
         t.start_date = min(t.start_date, t.end_date)
-        self._write(lambda: tournament_save(tournament=t))
+        self._write(lambda: tournament_save_head(tournament=t))
 
     # --- tournaments -----------------------------------------------------------------------------------
 
@@ -276,7 +279,7 @@ class WritePaths(RuleBasedStateMachine):
         if code and Tournament.objects.exclude(pk=t.pk).filter(code=code).exists():
             return
         t.code = code
-        self._write(lambda: tournament_save(tournament=t))
+        self._write(lambda: tournament_save_head(tournament=t))
 
     @precondition(lambda self: self.tournaments)
     @rule(i=index)

@@ -5,7 +5,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template import engines
 from django.test import RequestFactory
 
-from ratings.services import tournament_save
+from ratings.services import tournament_save_head
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def render(user, tournament):
 
 def test_officer_sees_trail_and_links(users, tournament):
     tournament.name = "Umbenannt"
-    tournament_save(tournament=tournament, user=users["officer_a"])
+    tournament_save_head(tournament=tournament, user=users["officer_a"])
     html = render(users["officer_a"], tournament)
     assert "Änderungsprotokoll" in html
     assert "Name: Vereinsmeisterschaft → Umbenannt" in html

@@ -50,7 +50,7 @@ def test_lock_timeout_anywhere_in_a_view_is_the_busy_page(login, users, tree, to
     def busy(**kwargs):
         raise RatingLockTimeout
 
-    monkeypatch.setattr(services, "tournament_save", busy)
+    monkeypatch.setattr(services, "tournament_save_head", busy)
     client = login(users["officer_a"])
     response = client.post(
         reverse("ratings:tournament-edit", args=[tournament.pk]),
