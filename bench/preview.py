@@ -67,8 +67,8 @@ def _measure(function, repeat: int):
 def _size(size: int, repeat: int) -> None:
     from ratings.models import Tournament, TournamentEntry
     from ratings.recalculation import recalculate
+    from ratings.selectors.previews import later_after_delete, later_after_save
     from ratings.services import tournament_delete, tournament_save_results
-    from ratings.services.preview import later_after_delete, later_after_save
 
     wipe()
     made, last = generate(size)

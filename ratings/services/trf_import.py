@@ -32,7 +32,16 @@ from ratings.dwz import evaluate
 from ratings.dwz.replay import PlayerState
 from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, TournamentInput, TournamentResult
 from ratings.enums import AdjustmentKind, ResultCode
-from ratings.formats.trf import Problem, TrfError, TrfHead, TrfPlayer, TrfTournament, person_id, read_trf
+from ratings.formats.trf import (
+    MAX_FILE_SIZE,
+    Problem,
+    TrfError,
+    TrfHead,
+    TrfPlayer,
+    TrfTournament,
+    person_id,
+    read_trf,
+)
 from ratings.models import Club, Game, Membership, Organisation, Player, RatingAdjustment, Tournament
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentMode
@@ -41,12 +50,10 @@ from ratings.models.tournament import TournamentEntry
 from ratings.recalculation import RecalculationReport, lock_ratings
 from ratings.selectors import plausibility
 from ratings.selectors.plausibility import PlausibilityWarning
+from ratings.selectors.previews import later_tournaments, rating_states_before
 
 from . import audit
-from .preview import later_tournaments, rating_states_before
 from .tournaments import tournament_create
-
-MAX_FILE_SIZE = 2 * 1024 * 1024
 
 # TRF code pairs (white, black) → dwzsite result; W/L (unrated wins) become forfeits: points, no rating.
 GAME_RESULTS = {

@@ -28,7 +28,7 @@ from ratings.selectors import audit as audit_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import officer_results as result_reads
 from ratings.selectors import plausibility
-from ratings.services.preview import (
+from ratings.selectors.previews import (
     later_after_delete,
     later_tournaments,
 )

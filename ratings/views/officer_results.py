@@ -17,7 +17,7 @@ from ratings.models.player import Player
 from ratings.models.tournament import Game, TournamentEntry
 from ratings.selectors import officer_results as reads
 from ratings.selectors import plausibility, search
-from ratings.services.preview import preview_tournament, rating_states_before
+from ratings.selectors.previews import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.views.officer import (
     _trail,

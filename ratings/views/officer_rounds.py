@@ -28,8 +28,8 @@ from ratings.forms import BOARD_DISPLAY, GameSpec, parse_board_result
 from ratings.models import Tournament, TournamentDraft
 from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
+from ratings.selectors.previews import preview_tournament, rating_states_before
 from ratings.services import drafts as draft_service
-from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.views.officer import editable_tournament, results_saved, tournament_gone
 from ratings.views.plausibility import confirmed, warnings_context

@@ -12,8 +12,7 @@ from django.shortcuts import get_object_or_404, render
 
 from ratings.formats.standings import RoundScore, compute_standings
 from ratings.models import Tournament
-from ratings.selectors.tournaments import tournament_view
-from ratings.services.trf_export import (
+from ratings.selectors.tournament_export import (
     EVALUATION_COLUMNS,
     evaluation_csv_rows,
     evaluation_rows,
@@ -21,6 +20,7 @@ from ratings.services.trf_export import (
     tournament_standings,
     trf_export,
 )
+from ratings.selectors.tournaments import tournament_view
 
 PLAYED_SYMBOLS = frozenset({"1", "½", "0"})
 

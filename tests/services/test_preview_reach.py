@@ -27,13 +27,13 @@ from ratings.models import (
 )
 from ratings.recalculation import reach_of_delete, reach_of_save
 from ratings.recalculation._load import load_tournament_events, unsaved_tournament_event
+from ratings.selectors.previews import later_after_delete, later_after_save, preview_tournament
 from ratings.services import (
     tournament_create,
     tournament_delete,
     tournament_save_head,
     tournament_save_results,
 )
-from ratings.services.preview import later_after_delete, later_after_save, preview_tournament
 from tests.builders import holding_rating_lock, player, random_history, round_robin, save_tournament, snapshot
 from tests.conftest import examples
 

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.formats.trf import read_trf
-from ratings.services.trf_export import tournament_standings, trf_export
+from ratings.selectors.tournament_export import tournament_standings, trf_export
 from ratings.services.trf_import import decisions_from_matches, head_from_file, trf_match, trf_read, trf_save
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Game, Tournament, TournamentEntry
+from ratings.selectors.previews import later_tournaments
 from ratings.services import tournament_save_results
-from ratings.services.preview import later_tournaments
 from ratings.views.officer import REPORT_SESSION_KEY
 from tests.builders import club_player, grid_data
 

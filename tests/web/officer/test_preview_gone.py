@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from ratings import permissions
 from ratings.models import Game, Tournament, TournamentEntry
-from ratings.services import preview, tournament_delete, tournament_save_results
+from ratings.selectors import previews as preview
+from ratings.services import tournament_delete, tournament_save_results
 from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db

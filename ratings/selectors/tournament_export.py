@@ -1,14 +1,13 @@
 """Tournaments out: TRF26 with GER national-rating lines, and the evaluation as rows for print and CSV.
 
-Reads only. The TRF file carries each player's DWZ before the tournament (and his index) in a GER line with
-his DSB id (formats.md §2.4), his FIDE data in the 001 line, every game and every bye with its code, and
-the placing by points and tie-breaks.
+Reads only: the rows of a stored tournament, handed to the pure writer (``ratings.formats.trf_export`` and
+``ratings.formats.trf.write_trf``). The TRF file carries each player's DWZ before the tournament (and his
+index) in a GER line with his DSB id (formats.md §2.4), his FIDE data in the 001 line, every game and every
+bye with its code, and the placing by points and tie-breaks.
 """
 
 from __future__ import annotations
 
-import datetime
-import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -16,48 +15,32 @@ from decimal import Decimal
 from django.db.models import F
 
 from ratings.dwz.replay import PlayerState
-from ratings.enums import EvaluationStatus, ResultCode
+from ratings.enums import EvaluationStatus
 from ratings.exports import spreadsheet_safe
-from ratings.formats.standings import RoundScore, Standings, compute_standings
-from ratings.formats.trf import NationalRating, TrfBye, TrfGame, TrfHead, TrfPlayer, TrfTournament, write_trf
+from ratings.formats.standings import Standings, compute_standings
+from ratings.formats.trf import NationalRating, TrfHead, TrfPlayer, TrfTournament, write_trf
+from ratings.formats.trf_export import (
+    GameRow,
+    decimal_text,
+    dsb_person_id,
+    export_filename,
+    round_scores,
+    start_numbers,
+    trf_games,
+)
 from ratings.models import Evaluation, Game, Membership, Tournament, TournamentEntry
 
-from .preview import rating_states_before
+from .previews import rating_states_before
 
-# dwzsite results → TRF codes (white, black); byes → TRF bye codes. "nicht gepaart" (U) is a zero-point bye.
-TRF_GAME_CODES: dict[str, tuple[str, str]] = {
-    ResultCode.WHITE_WINS: ("1", "0"),
-    ResultCode.BLACK_WINS: ("0", "1"),
-    ResultCode.DRAW: ("=", "="),
-    ResultCode.WHITE_WINS_FORFEIT: ("+", "-"),
-    ResultCode.BLACK_WINS_FORFEIT: ("-", "+"),
-    ResultCode.DOUBLE_FORFEIT: ("-", "-"),
-}
-TRF_BYE_CODES: dict[str, str] = {
-    ResultCode.BYE: "U",
-    ResultCode.FULL_POINT_BYE: "F",
-    ResultCode.HALF_POINT_BYE: "H",
-    ResultCode.ZERO_POINT_BYE: "Z",
-    ResultCode.UNPAIRED: "Z",
-}
-_PERSON_ID = re.compile(r"NU\d{1,10}|\d{1,10}|[1-9A-HLM][0-9A-Z]{4}-[0-9A-Za-z]{1,10}", re.IGNORECASE)
-PLAYED = frozenset({ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW})
-VOLUNTARY_BYES = frozenset({ResultCode.HALF_POINT_BYE, ResultCode.ZERO_POINT_BYE, ResultCode.UNPAIRED})
-BYE_POINTS = {
-    ResultCode.BYE: Decimal(1),
-    ResultCode.FULL_POINT_BYE: Decimal(1),
-    ResultCode.HALF_POINT_BYE: Decimal("0.5"),
-    ResultCode.ZERO_POINT_BYE: Decimal(0),
-    ResultCode.UNPAIRED: Decimal(0),
-}
-GAME_POINTS: dict[str, tuple[Decimal, Decimal]] = {
-    ResultCode.WHITE_WINS: (Decimal(1), Decimal(0)),
-    ResultCode.BLACK_WINS: (Decimal(0), Decimal(1)),
-    ResultCode.DRAW: (Decimal("0.5"), Decimal("0.5")),
-    ResultCode.WHITE_WINS_FORFEIT: (Decimal(1), Decimal(0)),
-    ResultCode.BLACK_WINS_FORFEIT: (Decimal(0), Decimal(1)),
-    ResultCode.DOUBLE_FORFEIT: (Decimal(0), Decimal(0)),
-}
+__all__ = [
+    "EVALUATION_COLUMNS",
+    "EvaluationRow",
+    "evaluation_csv_rows",
+    "evaluation_rows",
+    "export_filename",
+    "tournament_standings",
+    "trf_export",
+]
 
 
 def _entries(tournament: Tournament) -> list[TournamentEntry]:
@@ -68,53 +51,11 @@ def _entries(tournament: Tournament) -> list[TournamentEntry]:
     )
 
 
-def start_numbers(entries: list[TournamentEntry]) -> dict[int, int]:
-    """player pk → start number: the stored start rank where unique, else the position in the list."""
-    ranks = [e.start_rank for e in entries]
-    if all(r is not None for r in ranks) and len(set(ranks)) == len(ranks):
-        return {e.player_id: e.start_rank for e in entries}  # type: ignore[misc]
-    return {e.player_id: i for i, e in enumerate(entries, start=1)}
-
-
-def round_scores(tournament: Tournament, numbers: dict[int, int]) -> dict[Hashable, list[RoundScore]]:
-    """Every participant's rounds (games and byes) for the standings, keyed by start number."""
-    out: dict[Hashable, list[RoundScore]] = {n: [] for n in numbers.values()}
-    for g in Game.objects.filter(tournament=tournament).values("round", "white_id", "black_id", "result"):
-        white = numbers.get(g["white_id"])
-        if white is None:
-            continue
-        result = g["result"]
-        if g["black_id"] is None:
-            out[white].append(
-                RoundScore(g["round"], BYE_POINTS.get(result, Decimal(0)), voluntary=result in VOLUNTARY_BYES)
-            )
-            continue
-        black = numbers.get(g["black_id"])
-        if black is None:
-            continue
-        pw, pb = GAME_POINTS[result]
-        played = result in PLAYED
-        out[white].append(
-            RoundScore(
-                g["round"],
-                pw,
-                black,
-                played=played,
-                colour="w",
-                voluntary=result in (ResultCode.BLACK_WINS_FORFEIT, ResultCode.DOUBLE_FORFEIT),
-            )
-        )
-        out[black].append(
-            RoundScore(
-                g["round"],
-                pb,
-                white,
-                played=played,
-                colour="b",
-                voluntary=result in (ResultCode.WHITE_WINS_FORFEIT, ResultCode.DOUBLE_FORFEIT),
-            )
-        )
-    return out
+def _games(tournament: Tournament, order: tuple[str, ...] | None = None) -> list[GameRow]:
+    games = Game.objects.filter(tournament=tournament)
+    if order is not None:
+        games = games.order_by(*order)
+    return list(games.values_list("round", "white_id", "black_id", "result"))
 
 
 def tournament_standings(tournament: Tournament) -> tuple[Standings, dict[int, int]]:
@@ -127,7 +68,7 @@ def tournament_standings(tournament: Tournament) -> tuple[Standings, dict[int, i
     ):
         if rating is not None and player_id in numbers:
             ratings[numbers[player_id]] = rating
-    scores = round_scores(tournament, numbers)
+    scores = round_scores(_games(tournament), numbers)
     rounds = max((s.round for v in scores.values() for s in v), default=0)
     standings = compute_standings(
         scores,
@@ -138,17 +79,7 @@ def tournament_standings(tournament: Tournament) -> tuple[Standings, dict[int, i
     return standings, numbers
 
 
-def person_id_of(player, memberships: dict[int, Membership]) -> str:
-    """The DSB person id as the DSB list writes it: the nu id or PKZ; else the ZPS-Mitgliedsnummer."""
-    if player.dsb_id:
-        return player.dsb_id
-    if _PERSON_ID.fullmatch(player.key):
-        return player.key
-    m = memberships.get(player.pk)
-    return f"{m.club.zps}-{m.member_number}" if m else ""
-
-
-def ratings_before(tournament: Tournament, entries: list[TournamentEntry]) -> dict[int, PlayerState]:
+def _ratings_before(tournament: Tournament, entries: list[TournamentEntry]) -> dict[int, PlayerState]:
     """DWZ and index before the tournament: the stored evaluation's input, else the replayed state."""
     states: dict[int, PlayerState] = {}
     for player_id, dwz, index, takeover in Evaluation.objects.filter(tournament=tournament).values_list(
@@ -166,8 +97,8 @@ def trf_export(*, tournament: Tournament) -> str:
     """The tournament as TRF26 text (CRLF, UTF-8 without BOM when encoded)."""
     entries = _entries(tournament)
     numbers = start_numbers(entries)
-    states = ratings_before(tournament, entries)
-    memberships: dict[int, Membership] = {}
+    states = _ratings_before(tournament, entries)
+    memberships: dict[int, Membership] = {}  # the first of each player's (as the DSB list)
     for m in (
         Membership.objects.filter(player__in=[e.player_id for e in entries])
         .select_related("club")
@@ -178,7 +109,9 @@ def trf_export(*, tournament: Tournament) -> str:
     for e in entries:
         p = e.player
         state = states.get(p.pk) or PlayerState()
-        number = person_id_of(p, memberships)
+        first = memberships.get(p.pk)
+        club_number = f"{first.club.zps}-{first.member_number}" if first else None
+        number = dsb_person_id(dsb_id=p.dsb_id or "", key=p.key, club_number=club_number)
         national = {}
         if number or state.dwz is not None:
             national["GER"] = NationalRating(
@@ -200,16 +133,7 @@ def trf_export(*, tournament: Tournament) -> str:
                 national=national,
             )
         )
-    games, byes = [], []
-    for g in Game.objects.filter(tournament=tournament).order_by("round", "pk"):
-        white = numbers.get(g.white_id)
-        if white is None:
-            continue
-        if g.black_id is None:
-            byes.append(TrfBye(g.round, white, TRF_BYE_CODES[g.result]))
-        elif g.black_id in numbers:
-            wc, bc = TRF_GAME_CODES[g.result]
-            games.append(TrfGame(g.round, white, numbers[g.black_id], wc, bc))
+    games, byes = trf_games(_games(tournament, ("round", "pk")), numbers)
     standings, _numbers = tournament_standings(tournament)
     ranks = {row.player: row.rank for row in standings.rows}
     head = TrfHead(
@@ -225,15 +149,6 @@ def trf_export(*, tournament: Tournament) -> str:
     rounds = max([tournament.rounds or 0, *(g.round for g in games), *(b.round for b in byes)])
     trf = TrfTournament(head=head, players=players, games=games, byes=byes, rounds=rounds)
     return write_trf(trf, ranks=ranks)  # type: ignore[arg-type]
-
-
-def export_filename(tournament: Tournament, suffix: str) -> str:
-    base = (
-        tournament.code
-        or re.sub(r"[^A-Za-z0-9]+", "-", tournament.name).strip("-")[:40]
-        or str(tournament.pk)
-    )
-    return f"{base}.{suffix}"
 
 
 # --- the evaluation in the DSB's column order ----------------------------------------------------------
@@ -323,10 +238,10 @@ def evaluation_csv_rows(tournament: Tournament) -> list[list[object]]:
                 spreadsheet_safe(r.name),
                 spreadsheet_safe(r.club),
                 r.dwz_old,
-                _decimal_text(r.points),
+                decimal_text(r.points),
                 "" if r.games is None else r.games,
-                _decimal_text(r.expected),
-                _decimal_text(r.coefficient),
+                decimal_text(r.expected),
+                decimal_text(r.coefficient),
                 r.performance or "",
                 r.level or "",
                 r.dwz_new,
@@ -334,14 +249,3 @@ def evaluation_csv_rows(tournament: Tournament) -> list[list[object]]:
             ]
         )
     return rows
-
-
-def _decimal_text(value: Decimal | None) -> str:
-    """German decimals as the DSB writes them (4,5)."""
-    if value is None:
-        return ""
-    return format(value.normalize() if value == value.to_integral() else value, "f").replace(".", ",")
-
-
-def end_date_text(value: datetime.date | None) -> str:
-    return value.strftime("%d.%m.%Y") if value else ""

@@ -4,7 +4,7 @@ tournaments a save or delete re-evaluates come from the recalculation's reach (`
 
 The engine input is the officer's unsaved participants and games plus each player's rating state just before
 this tournament in the spec §9 order, read from the stored evaluations, dated adjustments, start values and
-Restpartien (the same data the recalculation service replays).
+Restpartien (the same data the recalculation replays).
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from ratings.models.evaluation import Evaluation, Restpartie
 from ratings.models.player import Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
 from ratings.recalculation import reach_of_delete, reach_of_save
-
-from .tournaments import TournamentGone, games_validate
+from ratings.tournament_checks import TournamentGone, games_validate
 
 THOUSAND = Decimal(1000)
 
