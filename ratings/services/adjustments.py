@@ -58,12 +58,12 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
             # The request replays up to the adjustment's new place: a job that finishes the chain knows
             # only its dirty players and would take the adjustment after it as unchanged.
             until = max(place for place in (since, _position(adjustment)) if place is not None)
-            report = recalculate_or_schedule(changes, until=until, user=user)
+            report = recalculate_or_schedule(changes=changes, until=until, user=user)
         audit.record_adjustment(
             adjustment=adjustment,
             user=user,
             action=audit.AuditAction.UPDATE if old else audit.AuditAction.CREATE,
-            before=audit.adjustment_snapshot(old) if old else None,
+            before=audit.adjustment_snapshot(adjustment=old) if old else None,
         )
         return report
 
@@ -89,10 +89,10 @@ def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> Recalculati
             if position is None:
                 return recalculate_start_values(players={adjustment.player_id})
             return recalculate_or_schedule(
-                Changes(since=position, reset=[adjustment.player_id]), until=position, user=user
+                changes=Changes(since=position, reset=[adjustment.player_id]), until=position, user=user
             )
         changes = Changes(since=position, removed_adjustments=[adjustment.pk])
-        report = recalculate_or_schedule(changes, until=position, user=user)
+        report = recalculate_or_schedule(changes=changes, until=position, user=user)
         adjustment.delete()
         return report
 
@@ -107,4 +107,4 @@ def player_recalculate(*, player: Player, user=None) -> RecalculationReport:
         lock_ratings()
         since = player_first_event(player.pk) or day_start(END_OF_TIME)
         changes = Changes(since=since, dirty=[player.pk], tournaments=tournaments_of([player.pk]))
-        return recalculate_or_schedule(changes, until=since, user=user)
+        return recalculate_or_schedule(changes=changes, until=since, user=user)

@@ -702,7 +702,7 @@ def _write_memberships(
     touched = {m.player_id for m in ended} | {m.player_id for m in updates} | set(new_player_ids)
     touched -= {p.player.pk for p in people if isinstance(p.player, _NewPlayer)}
     # A player whose every membership ended is passive: he is no longer a member of a club on the list.
-    players_status_sync(touched)
+    players_status_sync(player_ids=touched)
     gone = {m.player_id for m in ended} - {pid for pid, _ in listed}
     if gone:
         still = set()
@@ -762,7 +762,9 @@ def _report_ended(ended: list[_Membership], clubs: dict[str, Club], report: Impo
 # --- official values, start values, Umstufung ------------------------------------------------------------
 
 
-def ratings_as_of(player_ids: Iterable[int], date: datetime.date) -> dict[int, tuple[int | None, int | None]]:
+def _ratings_as_of(
+    player_ids: Iterable[int], date: datetime.date
+) -> dict[int, tuple[int | None, int | None]]:
     """dwzsite's DWZ and index of each player as of the end of ``date`` (after every event of that day)."""
     ids = list(player_ids)
     best: dict[int, tuple[tuple, int | None, int | None]] = {}
@@ -892,7 +894,7 @@ def _official_values(people: list[_Person], report: ImportReport, *, umstufung: 
     report.start_values += len(new_starts) + len(changed_starts)
 
     # Players with history: compare, never overwrite (the list an officer checks).
-    ours = ratings_as_of(history, as_of) if history else {}
+    ours = _ratings_as_of(history, as_of) if history else {}
     for pk in sorted(history, key=lambda pk: values[pk].line):
         row = values[pk]
         have = ours.get(pk, (None, None))

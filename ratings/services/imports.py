@@ -166,7 +166,7 @@ def _games_per_player_errors(raw_games: object) -> list[str]:
     ]
 
 
-def tournament_parse(data: object, *, source: str = "") -> ParsedTournament:
+def tournament_parse(*, data: object, source: str = "") -> ParsedTournament:
     """Validate one decoded JSON file (the contract plus our keys). Raises ``TournamentFileError``."""
     prefix = f"{source}: " if source else ""
     errors: list[str] = []

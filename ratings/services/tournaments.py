@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.forms.formsets import BaseFormSet
+from django.forms.models import BaseModelFormSet
 from django.utils.translation import gettext as _
 
 from ratings import permissions
@@ -120,7 +120,7 @@ def tournament_replace(
 
 
 def tournament_admin_save(
-    *, form: forms.ModelForm, formsets: Sequence[BaseFormSet], user=None, version: int | None = None
+    *, form: forms.ModelForm, formsets: Sequence[BaseModelFormSet], user=None, version: int | None = None
 ) -> RecalculationReport:
     """The admin's save of a tournament: its form (``form.save(commit=False)`` already called, as the admin
     does) and the entry and game inlines are written inside the lock, after the audit's "before" is read,
@@ -162,7 +162,7 @@ def _save(
         if read_head:  # the head the audit's "before" and the recalculation's start see is the stored one
             tournament.refresh_from_db()
         old_since = stored_since(tournament.pk)
-        before = audit.stored_snapshot(tournament.pk)
+        before = audit.stored_snapshot(tournament_id=tournament.pk)
         write()
         tournament.version = stored_version + 1
         Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
@@ -172,7 +172,7 @@ def _save(
         games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
         since = earliest(old_since, day_start(tournament.end_date))
         report = recalculate_or_schedule(
-            Changes(since=since, tournaments=[tournament.pk]),
+            changes=Changes(since=since, tournaments=[tournament.pk]),
             until=place_of(tournament),
             tournament_id=tournament.pk,
             user=user,
@@ -222,9 +222,11 @@ def tournament_delete(
         if user is not None:
             permissions.check_correction_window(user, tournament)
         since = earliest(stored_since(tournament.pk), day_start(tournament.end_date))
-        before = audit.tournament_snapshot(tournament)
+        before = audit.tournament_snapshot(tournament=tournament)
         report = recalculate_or_schedule(
-            Changes(since=since, removed_tournaments=[tournament.pk]), until=place_of(tournament), user=user
+            changes=Changes(since=since, removed_tournaments=[tournament.pk]),
+            until=place_of(tournament),
+            user=user,
         )
         tournament.delete()
         audit.record_tournament_delete(tournament=tournament, before=before, user=user)

@@ -339,7 +339,7 @@ def head_from_file(tournament: TrfTournament) -> Head:
     )
 
 
-def file_tiebreaks(head: TrfHead) -> str:
+def _file_tiebreaks(head: TrfHead) -> str:
     """The tie-breaks the file names (202, else 212 without PTS), as the tournament stores them."""
     codes = head.tiebreaks or [c for c in head.standings_tiebreaks if c.upper() != "PTS"]
     kept: list[str] = []
@@ -751,7 +751,7 @@ def _save(
         RatingAdjustment.objects.bulk_create(starts, batch_size=500)
         _audit_created(created, memberships, user)
         t = _tournament_for(head)
-        t.tiebreaks = file_tiebreaks(tournament.head)
+        t.tiebreaks = _file_tiebreaks(tournament.head)
         t.source_digest = source_digest
         entries = [
             TournamentEntry(

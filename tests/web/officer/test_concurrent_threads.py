@@ -126,7 +126,7 @@ def _check(run, players, tournament) -> int:
     for event, save in zip(events, serial, strict=True):
         assert event.user_id == save["user"]
         if previous is not None:
-            assert event.changes == snapshot_diff(previous.snapshot, event.snapshot)
+            assert event.changes == snapshot_diff(before=previous.snapshot, after=event.snapshot)
         if "end_date" in save:
             assert event.snapshot["head"]["end_date"] == save["end_date"]
         previous = event

@@ -40,27 +40,9 @@ from ratings.recalculation import ratings_verify, recalculate
 from ratings.services import adjustment_save
 from tests.builders import ROOT, player, random_history, round_robin, save_tournament
 from tests.factories import ClubFactory
+from tests.recalculation.stored_rows import derived, played_game
 
 pytestmark = pytest.mark.django_db
-
-# The rows as the recalculation reads them back: every column but the primary key, a tournament's rows in
-# primary-key order (the order a later load compares them in).
-EVALUATION_COLUMNS = [f.attname for f in Evaluation._meta.concrete_fields if f.attname != "id"]
-RESTPARTIE_COLUMNS = [f.attname for f in Restpartie._meta.concrete_fields if f.attname != "id"]
-
-
-def derived() -> dict:
-    """Everything a full recalculation writes (but the digests, which only ``reuse`` writes)."""
-    evaluations: dict[int, list[tuple]] = defaultdict(list)
-    for row in Evaluation.objects.order_by("tournament_id", "pk").values_list(*EVALUATION_COLUMNS):
-        evaluations[row[EVALUATION_COLUMNS.index("tournament_id")]].append(row)
-    restpartien = list(
-        Restpartie.objects.order_by("tournament_id", "player_id", "seq", "pk").values_list(
-            *RESTPARTIE_COLUMNS
-        )
-    )
-    players = list(Player.objects.order_by("pk").values_list("pk", "dwz", "index", "last_evaluated"))
-    return {"evaluations": dict(evaluations), "restpartien": restpartien, "players": players}
 
 
 @dataclass
@@ -126,10 +108,6 @@ def history(django_db_setup, django_db_blocker):
 
 def middle(h: History) -> int:
     return h.tournaments[len(h.tournaments) // 2]
-
-
-def played_game(tid: int) -> Game:
-    return Game.objects.filter(tournament_id=tid, result__in=("1-0", "0-1")).order_by("pk").first()
 
 
 def restpartie() -> Restpartie:

@@ -1,7 +1,7 @@
 """The certified rows read ahead: outside a transaction a full recalculation reads the next window, its
 stored digests included, on a second connection (PostgreSQL; ``bulk.read_ahead``). After changes behind the
 services' back it writes what evaluating everything writes. Its own module: a committed history cannot
-share the rolled-back module history of ``test_recalculation_reuse_differential``."""
+share the rolled-back module history of ``test_full_differential``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ratings.models import Evaluation, EvaluationDigest, Game, Tournament
 from ratings.recalculation import _full as full
 from ratings.recalculation import ratings_verify, recalculate
 from tests.builders import random_history, save_tournament
-from tests.services.test_recalculation_reuse_differential import derived, played_game
+from tests.recalculation.stored_rows import derived, played_game
 
 
 @pytest.mark.django_db(transaction=True)

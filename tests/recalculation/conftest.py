@@ -1,4 +1,4 @@
-"""Fixtures shared by the service tests."""
+"""Fixtures shared by the recalculation tests."""
 
 from __future__ import annotations
 
