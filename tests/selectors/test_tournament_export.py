@@ -14,8 +14,9 @@ from ratings.exports import spreadsheet_safe
 from ratings.formats.trf import read_trf
 from ratings.models import Club, Evaluation, Membership, Organisation, Player, RatingAdjustment, Tournament
 from ratings.selectors.tournament_export import evaluation_csv_rows, tournament_standings, trf_export
+from ratings.selectors.trf_import import decisions_from_matches, head_from_file, trf_match, trf_read
 from ratings.services import adjustment_save
-from ratings.services.trf_import import decisions_from_matches, head_from_file, trf_match, trf_read, trf_save
+from ratings.services.trf_import import trf_save
 from tests.builders import player_line, trf
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from ratings.formats.trf import read_trf
 from ratings.selectors.tournament_export import tournament_standings, trf_export
-from ratings.services.trf_import import decisions_from_matches, head_from_file, trf_match, trf_read, trf_save
+from ratings.selectors.trf_import import decisions_from_matches, head_from_file, trf_match, trf_read
+from ratings.services.trf_import import trf_save
 
 pytestmark = pytest.mark.django_db
 

@@ -57,24 +57,9 @@ def test_audit_imports_no_other_service():
 ROOT = SERVICES.parent.parent
 RATINGS = ROOT / "ratings"
 
-# Public functions of services that still take positional arguments: the reads and the text helpers of the
-# TRF and DSB-list imports, to move to selectors and formats. The list only shrinks.
-NOT_YET_KEYWORD_ONLY = {
-    "dsb_list.py": {"problem_text", "report_csv"},
-    "trf_import.py": {
-        "attach_stored_ratings",
-        "decisions_from_matches",
-        "find_organiser",
-        "fold",
-        "head_from_file",
-        "name_key",
-        "pending_games",
-        "problem_text",
-        "trf_match",
-        "trf_read",
-        "unresolved",
-    },
-}
+# Public functions of services that still take positional arguments: the DSB-list report's text helpers,
+# to move to formats. The list only shrinks.
+NOT_YET_KEYWORD_ONLY = {"dsb_list.py": {"problem_text", "report_csv"}}
 
 # What a read may ask the recalculation: what a save would reach and how long it would take, no write.
 RECALCULATION_READS = {
