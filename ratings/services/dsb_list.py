@@ -171,7 +171,7 @@ REPORT_OUTCOMES = {
 }
 
 
-def report_csv(items: Iterable[ReportRow | list | tuple]) -> str:
+def report_csv(*, items: Iterable[ReportRow | list | tuple]) -> str:
     """The report as CSV (UTF-8 text; the caller adds a BOM for spreadsheet programs)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -187,7 +187,7 @@ def report_csv(items: Iterable[ReportRow | list | tuple]) -> str:
     return out.getvalue()
 
 
-def problem_text(problem: Problem) -> str:
+def _problem_text(problem: Problem) -> str:
     """A reader problem in the active language."""
     template = _(problem.template)
     return template % problem.params if problem.params else template
@@ -1039,9 +1039,9 @@ def _import(
         )
     step(_("Bericht"), 6, total)
     for problem in dsb_list.problems:
-        report.add(REJECTED, problem.line, "", "", f"{problem.file}: {problem_text(problem)}")
+        report.add(REJECTED, problem.line, "", "", f"{problem.file}: {_problem_text(problem)}")
     for warning in dsb_list.warnings:
-        report.add("warning", warning.line, "", "", f"{warning.file}: {problem_text(warning)}")
+        report.add("warning", warning.line, "", "", f"{warning.file}: {_problem_text(warning)}")
     for person in people:
         for row in person.rows:
             outcome = person.outcome

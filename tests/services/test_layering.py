@@ -57,10 +57,6 @@ def test_audit_imports_no_other_service():
 ROOT = SERVICES.parent.parent
 RATINGS = ROOT / "ratings"
 
-# Public functions of services that still take positional arguments: the DSB-list report's text helpers,
-# to move to formats. The list only shrinks.
-NOT_YET_KEYWORD_ONLY = {"dsb_list.py": {"problem_text", "report_csv"}}
-
 # What a read may ask the recalculation: what a save would reach and how long it would take, no write.
 RECALCULATION_READS = {
     "END_OF_TIME",
@@ -100,7 +96,7 @@ def test_every_public_function_of_the_services_is_keyword_only():
             public = isinstance(node, ast.FunctionDef) and not node.name.startswith("_")
             if public and (node.args.args or node.args.posonlyargs):
                 positional.setdefault(path.name, set()).add(node.name)
-    assert positional == NOT_YET_KEYWORD_ONLY
+    assert positional == {}
 
 
 def test_selectors_import_no_service_and_no_write_of_the_recalculation():
