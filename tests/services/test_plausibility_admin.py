@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from ratings.models import Evaluation, Tournament
 from tests.builders import player
-from tests.services.test_admin import _post_data
+from tests.services.admin_posts import tournament_post_data as _post_data
 
 pytestmark = [pytest.mark.django_db, pytest.mark.plausibility]
 
