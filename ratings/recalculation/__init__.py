@@ -19,7 +19,7 @@ from ._changes import Changes, recalculate, recalculate_changes, recalculate_sta
 from ._estimate import background_estimate, recalculation_estimate
 from ._load import first_event_of, player_first_event, tournaments_of
 from ._lock import RatingLockTimeout, is_lock_timeout, lock_ratings
-from ._reach import Reach, place_of, reach_of_delete, reach_of_save, stored_since
+from ._reach import Reach, reach_of_delete, reach_of_save, span_of, stored_since
 from ._verify import ratings_verify
 from ._write import EVALUATION_FIELDS
 
@@ -35,7 +35,6 @@ __all__ = [
     "first_event_of",
     "is_lock_timeout",
     "lock_ratings",
-    "place_of",
     "player_first_event",
     "ratings_verify",
     "reach_of_delete",
@@ -44,6 +43,7 @@ __all__ = [
     "recalculate_changes",
     "recalculate_start_values",
     "recalculation_estimate",
+    "span_of",
     "stored_since",
     "tournaments_of",
 ]

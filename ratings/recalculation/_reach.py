@@ -19,7 +19,7 @@ from django.db.models import Min
 from ratings.dwz.replay import OrderKey, day_start, tournament_order
 from ratings.models import Evaluation, Game, Tournament, TournamentEntry
 
-from ._base import earliest, without_cyclic_gc
+from ._base import without_cyclic_gc
 from ._changes import Changes, replay_reach
 from ._estimate import background_estimate
 from ._load import unsaved_tournament_event
@@ -46,17 +46,26 @@ def place_of(tournament: Tournament) -> OrderKey:
     return tournament_order(tournament.end_date, tournament.code or None, tournament.pk)
 
 
+def span_of(*, tournament: Tournament, stored: OrderKey | None) -> tuple[OrderKey, OrderKey]:
+    """Where saving or deleting ``tournament`` (its head as saved) re-evaluates from, and its own place (a
+    save that leaves its chain to the background evaluates up to there at once). From the earlier of its
+    stored rows' place (``stored``: ``stored_since``, read before the save writes) and its end date. The
+    saves, the delete and their previews all ask this."""
+    since = day_start(tournament.end_date)
+    return (since if stored is None else min(stored, since)), place_of(tournament)
+
+
 @without_cyclic_gc
 def reach_of_save(
     *, tournament: Tournament, entries: Sequence[TournamentEntry], games: Sequence[Game]
 ) -> Reach:
     """What ``tournament_save_results`` of ``tournament`` (a stored one; its head as it will be saved) with
     these entries and games (valid ones: ``games_validate``) re-evaluates in the request."""
-    since = earliest(stored_since(tournament.pk), day_start(tournament.end_date))
+    since, place = span_of(tournament=tournament, stored=stored_since(tournament.pk))
     changes = Changes(since=since, tournaments=[tournament.pk])
     count = len(entries) if tournament.rated else 0  # the entries the save's estimate will count
     background = background_estimate(changes, instead=(tournament.pk, count)) is not None
-    until = place_of(tournament) if background else None
+    until = place if background else None
     # Unrated once saved: no event, only its stored rows count (the save clears them).
     event = (
         unsaved_tournament_event(tournament=tournament, entries=entries, games=games)
@@ -70,10 +79,10 @@ def reach_of_save(
 @without_cyclic_gc
 def reach_of_delete(*, tournament: Tournament) -> Reach:
     """What ``tournament_delete`` of the stored ``tournament`` re-evaluates in the request."""
-    since = earliest(stored_since(tournament.pk), day_start(tournament.end_date))
+    since, place = span_of(tournament=tournament, stored=stored_since(tournament.pk))
     changes = Changes(since=since, removed_tournaments=[tournament.pk])
     background = background_estimate(changes) is not None
-    frontier = replay_reach(changes, until=place_of(tournament) if background else None)
+    frontier = replay_reach(changes, until=place if background else None)
     return _reach(tournament, frontier.evaluated, frontier.dirty if background else None)
 
 

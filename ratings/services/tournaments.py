@@ -20,8 +20,8 @@ from ratings.recalculation import (
     RecalculationReport,
     earliest,
     lock_ratings,
-    place_of,
     recalculate_changes,
+    span_of,
     stored_since,
 )
 
@@ -170,10 +170,10 @@ def _save(
             TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
         )
         games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
-        since = earliest(old_since, day_start(tournament.end_date))
+        since, until = span_of(tournament=tournament, stored=old_since)
         report = recalculate_or_schedule(
             changes=Changes(since=since, tournaments=[tournament.pk]),
-            until=place_of(tournament),
+            until=until,
             tournament_id=tournament.pk,
             user=user,
         )
@@ -221,11 +221,11 @@ def tournament_delete(
         tournament.refresh_from_db()
         if user is not None:
             permissions.check_correction_window(user, tournament)
-        since = earliest(stored_since(tournament.pk), day_start(tournament.end_date))
+        since, until = span_of(tournament=tournament, stored=stored_since(tournament.pk))
         before = audit.tournament_snapshot(tournament=tournament)
         report = recalculate_or_schedule(
             changes=Changes(since=since, removed_tournaments=[tournament.pk]),
-            until=place_of(tournament),
+            until=until,
             user=user,
         )
         tournament.delete()

@@ -65,11 +65,11 @@ RECALCULATION_READS = {
     "background_estimate",
     "earliest",
     "first_event_of",
-    "place_of",
     "player_first_event",
     "reach_of_delete",
     "reach_of_save",
     "recalculation_estimate",
+    "span_of",
     "stored_since",
     "tournaments_of",
 }
