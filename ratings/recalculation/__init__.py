@@ -21,11 +21,9 @@ from ._load import first_event_of, player_first_event, tournaments_of
 from ._lock import RatingLockTimeout, is_lock_timeout, lock_ratings
 from ._reach import Reach, reach_of_delete, reach_of_save, span_of, stored_since
 from ._verify import ratings_verify
-from ._write import EVALUATION_FIELDS
 
 __all__ = [
     "END_OF_TIME",
-    "EVALUATION_FIELDS",
     "Changes",
     "RatingLockTimeout",
     "Reach",

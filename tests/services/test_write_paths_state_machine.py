@@ -55,7 +55,8 @@ from ratings.models import (
 )
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.recalculation import UNFINISHED
-from ratings.recalculation import EVALUATION_FIELDS, ratings_verify, recalculate
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.recalculation._write import EVALUATION_FIELDS
 from ratings.services import (
     adjustment_delete,
     adjustment_save,
