@@ -13,7 +13,7 @@ league seasons (teams of clubs, 6 or 8 boards, team round robin), clubs' Swiss t
 evaluations and 130 games per tournament. Newcomers join over the years without a rating and earn a first
 one; a few start from Elo only; 1.5 % of the games are forfeits, odd Swiss fields get byes, a few foreign
 players in opens are not DSB members. Most tournaments carry a DSB code (``YYWW-ZZZ-KKK``), some a portal
-UUID, some none. Rows are written with ``ratings.services.bulk.insert_rows`` (COPY on PostgreSQL):
+UUID, some none. Rows are written with ``ratings.bulk.insert_rows`` (COPY on PostgreSQL):
 generation is set-up, not measured, and refuses a database that already has players (``--replace`` empties
 it first).
 
@@ -27,7 +27,7 @@ by up to a factor of two from one boot to the next, so only figures with about t
   again on a generated database);
 * ``again``: full ``recalculate()`` again, nothing changed;
 * ``late``: a club round robin of 10 ending one year before the newest tournament, saved through
-  ``tournament_save`` as an officer would: ``seconds`` is the officer's wait (the configured background
+  ``tournament_create`` as an officer would: ``seconds`` is the officer's wait (the configured background
   threshold), ``chain`` the whole chain in the request, ``job`` the background replay (rolled back after
   each, so every run measures the same chain);
 * ``verify``: ``ratings_verify()``;
@@ -430,6 +430,7 @@ NAMES = {"rr": "Vereinsmeisterschaft", "club_swiss": "Vereinsturnier", "open": "
 def write(fed: Federation, seed: int) -> dict:
     from django.db import connection, transaction
 
+    from ratings.bulk import insert_rows
     from ratings.models import (
         Club,
         Game,
@@ -441,7 +442,6 @@ def write(fed: Federation, seed: int) -> dict:
         TournamentEntry,
         TournamentEntryMode,
     )
-    from ratings.services.bulk import insert_rows
 
     now = datetime.datetime(2026, 12, 1, 12, tzinfo=datetime.UTC)
     with transaction.atomic():
@@ -562,7 +562,7 @@ def phase_fresh() -> dict:
 
 
 def phase_again() -> dict:
-    from ratings.services import recalculate
+    from ratings.recalculation import recalculate
 
     server = database_cpu_seconds()
     started = time.perf_counter()
@@ -579,7 +579,7 @@ def phase_again() -> dict:
 
 def phase_late() -> dict:
     """A club round robin of 10 ending one year before the newest tournament, saved through
-    ``tournament_save`` three times on the same database (each rolled back, so every run measures the same
+    ``tournament_create`` three times on the same database (each rolled back, so every run measures the same
     chain): ``request`` with the configured background threshold (the officer's wait), ``job`` the background
     replay that save scheduled, run at once in this process, and ``chain`` the whole chain in the request
     (threshold raised). ``seconds`` is the officer's wait; ``evaluations`` and ``tournaments`` the chain's
@@ -590,7 +590,7 @@ def phase_late() -> dict:
     from django.test import override_settings
 
     from ratings.models import Club, Game, Player, RecalculationJob, Tournament, TournamentEntry
-    from ratings.services import tournament_save
+    from ratings.services import tournament_create
     from ratings.services.background import job_run
 
     rng = random.Random(2)
@@ -616,7 +616,7 @@ def phase_late() -> dict:
         games = [
             Game(round=r, white=w, black=b, result=res) for (r, w, b), res in zip(pairs, results, strict=True)
         ]
-        return tournament_save(tournament=tournament, entries=entries, games=games)
+        return tournament_create(tournament=tournament, entries=entries, games=games)
 
     parts: dict[str, dict] = {}
     with transaction.atomic():
@@ -686,7 +686,7 @@ def phase_verify() -> dict:
     from django.db.models import Count
 
     from ratings.models import Evaluation
-    from ratings.services import ratings_verify
+    from ratings.recalculation import ratings_verify
 
     started = time.perf_counter()
     problems = ratings_verify()

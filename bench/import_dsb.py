@@ -92,7 +92,7 @@ def main() -> None:
     from ratings.formats.dsb_list import read_list
     from ratings.management.commands.recalculate import ProgressBar
     from ratings.models import Membership, Player
-    from ratings.services import ratings_verify
+    from ratings.recalculation import ratings_verify
     from ratings.services.dsb_list import dsb_list_import
     from tests.dsb_lists import generate
 

@@ -25,14 +25,14 @@ from recalc import configure, generate, wipe
 
 def _late(last: datetime.date):
     from ratings.models import Club, Game, Player, Tournament
-    from ratings.services import tournament_save
+    from ratings.services import tournament_create
 
     rng = random.Random(2)
     club = Club.objects.order_by("pk").first()
     group = list(Player.objects.filter(memberships__club=club, dwz__isnull=False).order_by("pk")[:8])
     end = last - datetime.timedelta(days=365)
     head = Tournament(name="Nachtrag", start_date=end, end_date=end)
-    tournament_save(tournament=head)
+    tournament_create(tournament=head)
     games = [
         Game(round=r, white_id=w.pk, black_id=b.pk, result=rng.choice(["1-0", "0-1", "1/2-1/2"]))
         for r, (w, b) in enumerate(itertools.combinations(group, 2), start=1)
@@ -66,8 +66,9 @@ def _measure(function, repeat: int):
 
 def _size(size: int, repeat: int) -> None:
     from ratings.models import Tournament, TournamentEntry
-    from ratings.services import recalculate, tournament_delete, tournament_save
-    from ratings.services.preview import later_after_delete, later_after_save
+    from ratings.recalculation import recalculate
+    from ratings.selectors.previews import later_after_delete, later_after_save
+    from ratings.services import tournament_delete, tournament_save_results
 
     wipe()
     made, last = generate(size)
@@ -80,9 +81,7 @@ def _size(size: int, repeat: int) -> None:
     def save_before():
         for g in games:
             g.pk = None
-        report = _rolled_back(
-            lambda: tournament_save(tournament=head, entries=entries, games=games, keep_head=True)
-        )
+        report = _rolled_back(lambda: tournament_save_results(tournament=head, entries=entries, games=games))
         return [pk for pk in report.tournaments if pk != head.pk], bool(report.unfinished)
 
     def delete_before():

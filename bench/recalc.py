@@ -6,7 +6,7 @@ and Swiss opens of realistic sizes) at a given number of player-evaluations, the
 * a full ``recalculate`` of the fresh data (every tournament replayed and every row written),
 * the same full ``recalculate`` again (everything replayed, nothing to write: the usual case), and
 * a late insertion: a new club round robin of 8 players ending one year before the last tournament,
-  saved through ``tournament_save`` (incremental replay of what it reaches).
+  saved through ``tournament_create`` (incremental replay of what it reaches).
 
 Usage (from the repository root):
 
@@ -183,7 +183,7 @@ def wipe() -> None:
 
 def late_insertion(last: datetime.date, seed: int = 2) -> tuple[float, int, int]:
     from ratings.models import Club, Game, Player, Tournament, TournamentEntry
-    from ratings.services import tournament_save
+    from ratings.services import tournament_create
 
     rng = random.Random(seed)
     club = Club.objects.order_by("pk").first()
@@ -196,7 +196,7 @@ def late_insertion(last: datetime.date, seed: int = 2) -> tuple[float, int, int]
         for r, (w, b) in enumerate(itertools.combinations(group, 2), start=1)
     ]
     started, cpu = time.perf_counter(), time.process_time()
-    report = tournament_save(tournament=t, entries=entries, games=games)
+    report = tournament_create(tournament=t, entries=entries, games=games)
     late_cpu[0] = time.process_time() - cpu
     return time.perf_counter() - started, len(report.tournaments), report.evaluations
 
@@ -222,7 +222,7 @@ def main() -> None:
     parser.add_argument("--debug", action="store_true", help="run with DEBUG=True (query logging)")
     args = parser.parse_args()
     configure(args.db, debug=args.debug)
-    from ratings.services import ratings_verify, recalculate
+    from ratings.recalculation import ratings_verify, recalculate
 
     print(f"database: {args.db}, DEBUG={args.debug}")
     head = [

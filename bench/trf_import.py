@@ -232,7 +232,7 @@ def main() -> None:
     args = parser.parse_args()
     configure(args.db)
     from ratings.models import Player
-    from ratings.services.trf_import import (
+    from ratings.selectors.trf_import import (
         attach_stored_ratings,
         decisions_from_matches,
         head_from_file,

@@ -83,7 +83,7 @@ class RatingLockBusyMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         from django.shortcuts import render
 
-        from ratings.services.recalculation import is_lock_timeout
+        from ratings.recalculation import is_lock_timeout
 
         if not is_lock_timeout(exception):
             return None

@@ -11,6 +11,6 @@ class RatingsConfig(AppConfig):
 
         converters.register()
         # The recalculation and the engine at start-up, together: the digest that certifies stored rows
-        # (``recalculation.base.code_digest``) is then read from the source this process runs, not from
+        # (``recalculation._base.code_digest``) is then read from the source this process runs, not from
         # files a later deploy replaced under it.
-        import ratings.services.recalculation.full  # noqa: F401
+        import ratings.recalculation  # noqa: F401 - with it ``_base`` (the digest) and ``_full``

@@ -28,7 +28,8 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.officer import OfficerScope
-from ratings.services import adjustment_save, lock_ratings, tournament_save
+from ratings.recalculation import lock_ratings
+from ratings.services import adjustment_save, tournament_create, tournament_save_results
 from tests.factories import MembershipFactory, PlayerFactory
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
@@ -61,7 +62,8 @@ def save_tournament(players, games, *, end, code=None, name=None, tournament=Non
             rnd += 1
         busy.setdefault(rnd, set()).update({white.pk, black.pk})
         rows.append(Game(round=rnd, white=white, black=black, result=result))
-    report = tournament_save(tournament=t, entries=entries, games=rows)
+    save = tournament_create if t.pk is None else tournament_save_results
+    report = save(tournament=t, entries=entries, games=rows)
     return t, report
 
 
@@ -148,7 +150,7 @@ def make_tournament(players, games, *, end, name="Turnier", code=None, **kwargs)
     )
     entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
     rows = [Game(round=r, white=w, black=b, result=res) for r, w, b, res in games]
-    tournament_save(tournament=tournament, entries=entries, games=rows)
+    tournament_create(tournament=tournament, entries=entries, games=rows)
     return tournament
 
 

@@ -311,15 +311,11 @@ class TournamentAdmin(admin.ModelAdmin):
         pass  # written by ``save_related``, inside the service, together with the entry and game inlines
 
     def save_related(self, request, form, formsets, change):
-        def write():
-            super(TournamentAdmin, self).save_model(request, form.instance, form, change)
-            super(TournamentAdmin, self).save_related(request, form, formsets, change)
-
         try:
-            report = services.tournament_save(
-                tournament=form.instance,
+            report = services.tournament_admin_save(
+                form=form,
+                formsets=formsets,
                 user=request.user,
-                write=write,
                 version=form.cleaned_data.get("loaded_version") if change else None,
             )
         except TournamentConflict:  # changed between the form's check and the lock: nothing written

@@ -153,7 +153,7 @@ class ListImportAdmin(admin.ModelAdmin):
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         stamp = (list_import.as_of or datetime.date.today()).isoformat()
         response["Content-Disposition"] = f'attachment; filename="dsb-liste-{stamp}-bericht-{pk}.csv"'
-        response.write("\ufeff" + report_csv(list_import.report))  # the BOM makes spreadsheets read UTF-8
+        response.write("\ufeff" + report_csv(items=list_import.report))  # the BOM: spreadsheets read UTF-8
         return response
 
 

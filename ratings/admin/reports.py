@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ratings.models import Player
-from ratings.services.recalculation import RecalculationReport
+from ratings.recalculation import RecalculationReport
 
 REPORT_NAMES_SHOWN = 10
 

@@ -25,6 +25,7 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+MAX_FILE_SIZE = 2 * 1024 * 1024  # bytes: the upload form and the reader's caller refuse larger files
 MAX_ERRORS = 200  # a file of a foreign format would otherwise produce one message per line
 MAX_ROUNDS = 99
 MAX_START_RANK = 9999

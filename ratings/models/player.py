@@ -22,7 +22,8 @@ dsb_id_validator = RegexValidator(
 
 
 # One pattern for every player key (DSB id "NU4005017", PKZ, "C0501-0013", "FIDE-4611993", "TRF-3"): letters,
-# digits and hyphens, so a key is a URL path segment as it stands (ratings.converters matches exactly this).
+# digits and hyphens, so a key is a URL path segment as it stands (ratings.web.converters matches exactly
+# this).
 PLAYER_KEY_PATTERN = r"[0-9A-Za-z][0-9A-Za-z-]{0,39}"
 PLAYER_KEY_RE = rf"^{PLAYER_KEY_PATTERN}\Z"
 player_key_validator = RegexValidator(

@@ -119,8 +119,8 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(_("angelegt"), auto_now_add=True)
     updated_at = models.DateTimeField(_("geändert"), auto_now=True)
-    # Optimistic locking: every save through ``tournament_save`` increments it; a form posts the version it
-    # was loaded at, and a save of an outdated one is refused (another officer changed the tournament).
+    # Optimistic locking: every save through the tournament services increments it; a form posts the version
+    # it was loaded at, and a save of an outdated one is refused (another officer changed the tournament).
     version = models.PositiveIntegerField(_("Version"), default=1, editable=False)
 
     objects = TournamentQuerySet.as_manager()

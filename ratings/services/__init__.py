@@ -1,7 +1,8 @@
 """Services: the only code that writes ratings (see docs/recalculation.md).
 
-They import each other one way: ``audit`` and ``recalculation`` are leaves, ``adjustments`` and
-``tournaments`` build on them, ``players`` on ``adjustments``, the importers on all of those.
+They import each other one way: ``audit`` is a leaf, ``adjustments`` and ``tournaments`` build on it and on
+the recalculation (``ratings.recalculation``, its own package), ``players`` on ``adjustments``, the
+importers on all of those.
 """
 
 from .adjustments import adjustment_delete, adjustment_save, player_recalculate
@@ -14,21 +15,22 @@ from .players import (
     player_save,
     players_status_sync,
 )
-from .recalculation import RecalculationReport, lock_ratings, ratings_verify, recalculate
 from .tournaments import (
     games_validate,
+    tournament_admin_save,
+    tournament_create,
     tournament_delete,
+    tournament_replace,
     tournament_restore,
-    tournament_save,
+    tournament_save_head,
+    tournament_save_results,
     tournaments_recalculate_from,
 )
 
 __all__ = [
-    "RecalculationReport",
     "adjustment_delete",
     "adjustment_save",
     "games_validate",
-    "lock_ratings",
     "membership_delete",
     "membership_end",
     "membership_save",
@@ -37,10 +39,12 @@ __all__ = [
     "player_recalculate",
     "player_save",
     "players_status_sync",
-    "ratings_verify",
-    "recalculate",
+    "tournament_admin_save",
+    "tournament_create",
     "tournament_delete",
+    "tournament_replace",
     "tournament_restore",
-    "tournament_save",
+    "tournament_save_head",
+    "tournament_save_results",
     "tournaments_recalculate_from",
 ]

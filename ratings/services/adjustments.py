@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
-import time
-
 from django.db import transaction
-from django.utils import timezone
 
 from ratings.dwz.replay import OrderKey, adjustment_order, day_start
 from ratings.enums import AdjustmentKind
-from ratings.models import Player, RatingAdjustment, RatingState
-
-from . import audit
-from .background import recalculate_or_schedule
-from .recalculation import (
+from ratings.models import Player, RatingAdjustment
+from ratings.recalculation import (
     END_OF_TIME,
     Changes,
     RecalculationReport,
     earliest,
     lock_ratings,
     player_first_event,
+    recalculate_start_values,
     tournaments_of,
 )
-from .recalculation.base import engine_id
-from .recalculation.load import load_start_values, start_state
-from .recalculation.write import update_players
+
+from . import audit
+from .background import recalculate_or_schedule
 
 
 def _position(adjustment: RatingAdjustment):
@@ -33,21 +28,6 @@ def _position(adjustment: RatingAdjustment):
         return player_first_event(adjustment.player_id)
     assert adjustment.date is not None  # a dated kind (the model's constraint)
     return adjustment_order(adjustment.date, adjustment.pk)
-
-
-def _start_values_only(players: set[int]) -> RecalculationReport:
-    """What ``recalculate_changes`` does for players without any event (no evaluation, no dated adjustment)
-    whose start value changed: the replay from the end of time reaches nothing, so each player's state is his
-    start value and his last evaluation none. The same writes, without loading an empty history (a new
-    player's start value costs a third of the queries)."""
-    started = time.perf_counter()
-    report = RecalculationReport()
-    start_values = load_start_values(players)
-    states = {engine_id(pk): start_state(start_values.get(pk)) for pk in players}
-    update_players(states, players, report, {})
-    RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
-    report.elapsed = time.perf_counter() - started
-    return report
 
 
 def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> RecalculationReport:
@@ -66,7 +46,7 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
         players = {a.player_id for a in (old, adjustment) if a is not None}
         since = earliest(*(_position(a) for a in (old, adjustment) if a is not None))
         if since is None:  # start values of players without events
-            report = _start_values_only(starts)
+            report = recalculate_start_values(players=starts)
         else:
             changes = Changes(
                 since=since,
@@ -78,12 +58,12 @@ def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> Recalculation
             # The request replays up to the adjustment's new place: a job that finishes the chain knows
             # only its dirty players and would take the adjustment after it as unchanged.
             until = max(place for place in (since, _position(adjustment)) if place is not None)
-            report = recalculate_or_schedule(changes, until=until, user=user)
+            report = recalculate_or_schedule(changes=changes, until=until, user=user)
         audit.record_adjustment(
             adjustment=adjustment,
             user=user,
             action=audit.AuditAction.UPDATE if old else audit.AuditAction.CREATE,
-            before=audit.adjustment_snapshot(old) if old else None,
+            before=audit.adjustment_snapshot(adjustment=old) if old else None,
         )
         return report
 
@@ -107,12 +87,12 @@ def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> Recalculati
         if adjustment.kind == AdjustmentKind.START:
             adjustment.delete()
             if position is None:
-                return _start_values_only({adjustment.player_id})
+                return recalculate_start_values(players={adjustment.player_id})
             return recalculate_or_schedule(
-                Changes(since=position, reset=[adjustment.player_id]), until=position, user=user
+                changes=Changes(since=position, reset=[adjustment.player_id]), until=position, user=user
             )
         changes = Changes(since=position, removed_adjustments=[adjustment.pk])
-        report = recalculate_or_schedule(changes, until=position, user=user)
+        report = recalculate_or_schedule(changes=changes, until=position, user=user)
         adjustment.delete()
         return report
 
@@ -127,4 +107,4 @@ def player_recalculate(*, player: Player, user=None) -> RecalculationReport:
         lock_ratings()
         since = player_first_event(player.pk) or day_start(END_OF_TIME)
         changes = Changes(since=since, dirty=[player.pk], tournaments=tournaments_of([player.pk]))
-        return recalculate_or_schedule(changes, until=since, user=user)
+        return recalculate_or_schedule(changes=changes, until=since, user=user)

@@ -58,7 +58,7 @@ def _json(value: Any) -> Any:
     return value
 
 
-def record(
+def record(  # noqa: PLR0913 -- existing; issue 27
     *,
     user,
     action: str,
@@ -93,7 +93,7 @@ def _game_label(game: dict, names: dict[int, str]) -> str:
     return f"R{game['round']}: {names.get(game['white'], game['white'])} – {black} {game['result']}"
 
 
-def tournament_snapshot(tournament: Tournament) -> dict:
+def tournament_snapshot(*, tournament: Tournament) -> dict:
     """Head, mode, entries and games of a stored tournament as plain JSON."""
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament)
@@ -119,13 +119,13 @@ def tournament_snapshot(tournament: Tournament) -> dict:
     }
 
 
-def stored_snapshot(tournament_id: int | None) -> dict | None:
+def stored_snapshot(*, tournament_id: int | None) -> dict | None:
     """The stored state of a tournament (None for a new one): taken before a save changes it."""
     stored = Tournament.objects.filter(pk=tournament_id).first() if tournament_id else None
-    return tournament_snapshot(stored) if stored is not None else None
+    return tournament_snapshot(tournament=stored) if stored is not None else None
 
 
-def snapshot_diff(before: dict | None, after: dict | None) -> dict:
+def snapshot_diff(*, before: dict | None, after: dict | None) -> dict:
     """What changed between two snapshots: head fields ``[old, new]``, entries and games added/removed."""
     before = before or {"head": {}, "entries": [], "games": [], "mode": None}
     after = after or {"head": {}, "entries": [], "games": [], "mode": None}
@@ -166,7 +166,7 @@ def snapshot_diff(before: dict | None, after: dict | None) -> dict:
 def record_tournament(
     *, tournament: Tournament, before: dict | None, user, action: str | None = None
 ) -> AuditEvent:
-    after = tournament_snapshot(tournament)
+    after = tournament_snapshot(tournament=tournament)
     return record(
         user=user,
         action=action or (AuditAction.CREATE if before is None else AuditAction.UPDATE),
@@ -174,7 +174,7 @@ def record_tournament(
         object_id=tournament.pk,
         object_repr=str(tournament),
         tournament_ref=tournament.pk,
-        changes=snapshot_diff(before, after),
+        changes=snapshot_diff(before=before, after=after),
         snapshot=after,
     )
 
@@ -187,7 +187,7 @@ def record_tournament_delete(*, tournament: Tournament, before: dict, user) -> A
         object_id=before["id"],
         object_repr=str(tournament),
         tournament_ref=before["id"],
-        changes=snapshot_diff(before, None),
+        changes=snapshot_diff(before=before, after=None),
         snapshot=before,
     )
 
@@ -195,21 +195,21 @@ def record_tournament_delete(*, tournament: Tournament, before: dict, user) -> A
 # --- players ---------------------------------------------------------------------------------------------
 
 
-def player_snapshot(player: Player) -> dict:
+def player_snapshot(*, player: Player) -> dict:
     return {f: _json(getattr(player, f)) for f in PLAYER_FIELDS} | {
         "memberships": [str(m) for m in player.memberships.select_related("club").order_by("pk")]
     }
 
 
-def stored_player_snapshot(player_id: int | None) -> dict | None:
+def stored_player_snapshot(*, player_id: int | None) -> dict | None:
     """The stored state of a player (None for a new one): taken before a save changes it."""
     stored = Player.objects.filter(pk=player_id).first() if player_id else None
-    return player_snapshot(stored) if stored is not None else None
+    return player_snapshot(player=stored) if stored is not None else None
 
 
 def record_player(*, player: Player, before: dict | None, user) -> AuditEvent | None:
     """The audit row of a new (``before`` None) or edited player; None when an edit changed nothing."""
-    after = player_snapshot(player)
+    after = player_snapshot(player=player)
     changes = {
         k: [None if before is None else before.get(k), v]
         for k, v in after.items()
@@ -233,7 +233,7 @@ def record_player(*, player: Player, before: dict | None, user) -> AuditEvent | 
 def player_delete_recorded(*, player: Player, user) -> Iterator[None]:
     """Record the deletion of ``player`` done inside the block, with his last state as snapshot."""
     with transaction.atomic():
-        pk, name, before = player.pk, str(player), stored_player_snapshot(player.pk) or {}
+        pk, name, before = player.pk, str(player), stored_player_snapshot(player_id=player.pk) or {}
         yield
         record(
             user=user,
@@ -251,7 +251,7 @@ def player_delete_recorded(*, player: Player, user) -> Iterator[None]:
 def players_recorded(*, player_ids: Iterable[int | None], user) -> Iterator[None]:
     """Record what a write inside the block changed on these players (e.g. the admin edits a membership)."""
     with transaction.atomic():
-        before = {pk: stored_player_snapshot(pk) for pk in set(player_ids) if pk}
+        before = {pk: stored_player_snapshot(player_id=pk) for pk in set(player_ids) if pk}
         yield
         for pk, snap in before.items():
             player = Player.objects.filter(pk=pk).first()
@@ -259,7 +259,7 @@ def players_recorded(*, player_ids: Iterable[int | None], user) -> Iterator[None
                 record_player(player=player, before=snap, user=user)
 
 
-def adjustment_snapshot(adjustment: RatingAdjustment) -> dict:
+def adjustment_snapshot(*, adjustment: RatingAdjustment) -> dict:
     return {
         "kind": adjustment.kind,
         "date": _json(adjustment.date),
@@ -274,7 +274,7 @@ def record_adjustment(
     *, adjustment: RatingAdjustment, user, action: str, before: dict | None = None
 ) -> AuditEvent:
     """The audit row of an adjustment; ``before`` (its stored snapshot) makes an update's diff real."""
-    snapshot = adjustment_snapshot(adjustment)
+    snapshot = adjustment_snapshot(adjustment=adjustment)
     if action == AuditAction.DELETE:
         changes = {k: [v, None] for k, v in snapshot.items() if v not in (None, "")}
     elif before is None:

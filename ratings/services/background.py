@@ -32,22 +32,18 @@ from django.utils import timezone
 from ratings.dwz.replay import OrderKey, day_start, tournament_order
 from ratings.models import RecalculationJob, RecalculationJobStatus, Tournament
 from ratings.models.recalculation import UNFINISHED
-
-from .recalculation import (
+from ratings.recalculation import (
     Changes,
     RecalculationReport,
+    background_estimate,
     is_lock_timeout,
     lock_ratings,
     recalculate_changes,
 )
 
-# The estimate lives with the recalculation (a save's preview asks it too); re-exported for callers here.
-from .recalculation.estimate import background_estimate
-from .recalculation.estimate import recalculation_estimate as recalculation_estimate
-
 
 def recalculate_or_schedule(
-    changes: Changes, *, until: OrderKey, tournament_id: int | None = None, user=None
+    *, changes: Changes, until: OrderKey, tournament_id: int | None = None, user=None
 ) -> RecalculationReport:
     """Recalculate ``changes`` (the lock must be held) at once, or up to ``until`` and schedule the rest."""
     seconds = background_estimate(changes)
@@ -56,9 +52,9 @@ def recalculate_or_schedule(
     since = changes.since[0]
     report = recalculate_changes(changes, until=until)
     later = _changed_after(until, changes.tournaments)
-    resume = None if report.unfinished is None else [resume_point(until, report.unfinished, later)]
+    resume = None if report.unfinished is None else [_resume_point(until, report.unfinished, later)]
     if resume is not None:  # each a point of its own: dirty there, not from ``until`` on
-        resume += [resume_point(place, pks) for place, pks in sorted(report.lost_after.items())]
+        resume += [_resume_point(place, pks) for place, pks in sorted(report.lost_after.items())]
     job_schedule(since=since, estimate=seconds, tournament_id=tournament_id, user=user, resume=resume)
     return report
 
@@ -70,7 +66,7 @@ def _changed_after(until: OrderKey, tournaments: Collection[int]) -> list[int]:
     return sorted(pk for pk, end, code in rows if tournament_order(end, code or None, pk) > until)
 
 
-def resume_point(until: OrderKey, players: set[int], tournaments: Collection[int] = ()) -> dict:
+def _resume_point(until: OrderKey, players: set[int], tournaments: Collection[int] = ()) -> dict:
     """A stopped replay as ``RecalculationJob.resume`` stores it (JSON): its dirty players and the changed
     tournaments after it."""
     point = {"after": [until[0].isoformat(), *until[1:]], "players": sorted(players)}
@@ -121,7 +117,7 @@ def job_schedule(
             # We hold the lock, so its worker is waiting for it or dead: enqueue it again (a duplicate
             # finds it done); a job a dead worker left behind heals with the next long save.
             running = job.pk
-            transaction.on_commit(lambda: job_enqueue(running))
+            transaction.on_commit(lambda: _job_enqueue(running))
         return job
     failures = _unrepaired_failures()
     if failures:  # what a failed job had still to do is not known: replay everything from there
@@ -133,7 +129,7 @@ def job_schedule(
         tournament_id=tournament_id,
         created_by=user if getattr(user, "pk", None) else None,
     )
-    transaction.on_commit(lambda: job_enqueue(job.pk))
+    transaction.on_commit(lambda: _job_enqueue(job.pk))
     return job
 
 
@@ -146,7 +142,7 @@ def _unrepaired_failures() -> list[datetime.date]:
     return list(failed.values_list("since", flat=True))
 
 
-def job_enqueue(job_id: int) -> None:
+def _job_enqueue(job_id: int) -> None:
     from ratings.tasks import recalculation_task
 
     recalculation_task.enqueue(job_id)
@@ -244,7 +240,7 @@ def jobs_resume() -> list[int]:
     )
     _abandoned_tasks_fail(ids)
     for pk in ids:
-        job_enqueue(pk)
+        _job_enqueue(pk)
     return ids
 
 

@@ -10,9 +10,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ratings.models import Game, Tournament, TournamentDraft, TournamentEntry
+from ratings.recalculation import RecalculationReport
 
-from .recalculation import RecalculationReport
-from .tournaments import tournament_save
+from .tournaments import tournament_save_results
 
 
 def draft_save(
@@ -53,7 +53,7 @@ def draft_discard(*, tournament: Tournament) -> None:
 def draft_publish(
     *, tournament: Tournament, draft: TournamentDraft, user=None, mode: str | None = None
 ) -> RecalculationReport:
-    """Save the draft as the tournament's participants and games, evaluate (``tournament_save``) and
+    """Save the draft as the tournament's participants and games, evaluate (``tournament_save_results``) and
     drop the draft, all or nothing. Boards without a result are refused, each named; a save by someone
     else since the draft began raises ``TournamentConflict`` (the draft stays)."""
     open_boards = [
@@ -77,7 +77,7 @@ def draft_publish(
         for g in draft.games
     ]
     with transaction.atomic():
-        report = tournament_save(
+        report = tournament_save_results(
             tournament=tournament,
             entries=entries,
             games=games,

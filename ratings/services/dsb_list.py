@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from ratings.bulk import insert_rows, update_rows
 from ratings.dwz.replay import adjustment_order, day_start
 from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
 from ratings.exports import spreadsheet_safe
@@ -41,10 +42,7 @@ from ratings.models import (
     RatingAdjustment,
 )
 from ratings.models.player import player_key_validator
-
-from .bulk import insert_rows, update_rows
-from .players import players_status_sync
-from .recalculation import (
+from ratings.recalculation import (
     END_OF_TIME,
     Changes,
     RecalculationReport,
@@ -55,6 +53,8 @@ from .recalculation import (
     recalculate_changes,
     tournaments_of,
 )
+
+from .players import players_status_sync
 
 UMSTUFUNG_DATE = datetime.date(2026, 6, 8)  # dwz-rules.md §16
 UMSTUFUNG_REASON = "DWZ-Liste vom 08.06.2026"
@@ -171,7 +171,7 @@ REPORT_OUTCOMES = {
 }
 
 
-def report_csv(items: Iterable[ReportRow | list | tuple]) -> str:
+def report_csv(*, items: Iterable[ReportRow | list | tuple]) -> str:
     """The report as CSV (UTF-8 text; the caller adds a BOM for spreadsheet programs)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -187,7 +187,7 @@ def report_csv(items: Iterable[ReportRow | list | tuple]) -> str:
     return out.getvalue()
 
 
-def problem_text(problem: Problem) -> str:
+def _problem_text(problem: Problem) -> str:
     """A reader problem in the active language."""
     template = _(problem.template)
     return template % problem.params if problem.params else template
@@ -200,7 +200,7 @@ class _DryRun(Exception):
 # --- organisations and clubs -----------------------------------------------------------------------------
 
 
-def _organisations(dsb_list: DsbList, report: ImportReport) -> dict[str, Organisation]:
+def _organisations(dsb_list: DsbList, report: ImportReport) -> dict[str, Organisation]:  # noqa: C901 -- existing; issue 27
     """Create the federations of the list (parents first) and return every organisation by code."""
     orgs = {o.code: o for o in Organisation.objects.all()}
     rows = {f.code: f for f in dsb_list.federations}
@@ -450,7 +450,7 @@ def _people(dsb_list: DsbList, report: ImportReport) -> list[_Person]:
     return people
 
 
-def _match(people: list[_Person], clubs: dict[str, Club]) -> None:
+def _match(people: list[_Person], clubs: dict[str, Club]) -> None:  # noqa: C901, PLR0912 -- existing; issue 27
     """Find each person's player: by DSB id, by key, then by his current membership (number, or name +
     birth year for generation 1) if that player has no other DSB id."""
     ids = [p.primary.person_id for p in people if p.primary.person_id]
@@ -615,7 +615,7 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
 # --- memberships -----------------------------------------------------------------------------------------
 
 
-def _write_memberships(
+def _write_memberships(  # noqa: C901, PLR0912 -- existing; issue 27
     people: list[_Person], clubs: dict[str, Club], dsb_list: DsbList, report: ImportReport
 ) -> set[int]:
     """Create, update and end memberships; returns the players who had no membership before."""
@@ -702,7 +702,7 @@ def _write_memberships(
     touched = {m.player_id for m in ended} | {m.player_id for m in updates} | set(new_player_ids)
     touched -= {p.player.pk for p in people if isinstance(p.player, _NewPlayer)}
     # A player whose every membership ended is passive: he is no longer a member of a club on the list.
-    players_status_sync(touched)
+    players_status_sync(player_ids=touched)
     gone = {m.player_id for m in ended} - {pid for pid, _ in listed}
     if gone:
         still = set()
@@ -762,7 +762,9 @@ def _report_ended(ended: list[_Membership], clubs: dict[str, Club], report: Impo
 # --- official values, start values, Umstufung ------------------------------------------------------------
 
 
-def ratings_as_of(player_ids: Iterable[int], date: datetime.date) -> dict[int, tuple[int | None, int | None]]:
+def _ratings_as_of(
+    player_ids: Iterable[int], date: datetime.date
+) -> dict[int, tuple[int | None, int | None]]:
     """dwzsite's DWZ and index of each player as of the end of ``date`` (after every event of that day)."""
     ids = list(player_ids)
     best: dict[int, tuple[tuple, int | None, int | None]] = {}
@@ -811,7 +813,7 @@ def _with_history(player_ids: Iterable[int]) -> set[int]:
     return found
 
 
-def _official_values(people: list[_Person], report: ImportReport, *, umstufung: bool = False) -> set[int]:
+def _official_values(people: list[_Person], report: ImportReport, *, umstufung: bool = False) -> set[int]:  # noqa: C901, PLR0912 -- existing; issue 27
     """The dated snapshot, start values for players without history, the comparison for the others.
     Returns the (existing) players whose start value changed.
 
@@ -892,7 +894,7 @@ def _official_values(people: list[_Person], report: ImportReport, *, umstufung: 
     report.start_values += len(new_starts) + len(changed_starts)
 
     # Players with history: compare, never overwrite (the list an officer checks).
-    ours = ratings_as_of(history, as_of) if history else {}
+    ours = _ratings_as_of(history, as_of) if history else {}
     for pk in sorted(history, key=lambda pk: values[pk].line):
         row = values[pk]
         have = ours.get(pk, (None, None))
@@ -1037,9 +1039,9 @@ def _import(
         )
     step(_("Bericht"), 6, total)
     for problem in dsb_list.problems:
-        report.add(REJECTED, problem.line, "", "", f"{problem.file}: {problem_text(problem)}")
+        report.add(REJECTED, problem.line, "", "", f"{problem.file}: {_problem_text(problem)}")
     for warning in dsb_list.warnings:
-        report.add("warning", warning.line, "", "", f"{warning.file}: {problem_text(warning)}")
+        report.add("warning", warning.line, "", "", f"{warning.file}: {_problem_text(warning)}")
     for person in people:
         for row in person.rows:
             outcome = person.outcome

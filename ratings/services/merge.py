@@ -29,11 +29,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.audit import AuditAction, AuditObjectType
-
-from . import audit
-from .background import recalculate_or_schedule
-from .players import players_status_sync
-from .recalculation import (
+from ratings.recalculation import (
     Changes,
     RecalculationReport,
     earliest,
@@ -41,6 +37,10 @@ from .recalculation import (
     player_first_event,
     recalculate_changes,
 )
+
+from . import audit
+from .background import recalculate_or_schedule
+from .players import players_status_sync
 
 # Player fields the kept record takes from the other one where it has none.
 FILLED = ("dsb_id", "fide_id", "fide_elo", "fide_title", "fide_federation", "birth_year", "sex", "first_name")
@@ -144,8 +144,8 @@ def _merge(*, keep: Player, drop: Player, user, dry_run: bool) -> MergeResult:
     tournaments = set(
         TournamentEntry.objects.filter(player__in=[keep, drop]).values_list("tournament_id", flat=True)
     )
-    before_keep = audit.stored_player_snapshot(keep.pk)
-    before_drop = audit.stored_player_snapshot(drop.pk)
+    before_keep = audit.stored_player_snapshot(player_id=keep.pk)
+    before_drop = audit.stored_player_snapshot(player_id=drop.pk)
     moved: dict[str, int] = {}
     moved["entries"] = TournamentEntry.objects.filter(player=drop).update(player=keep)
     moved["games"] = Game.objects.filter(white=drop).update(white=keep) + Game.objects.filter(
@@ -179,14 +179,14 @@ def _merge(*, keep: Player, drop: Player, user, dry_run: bool) -> MergeResult:
     if filled:
         keep.full_clean(exclude=["key"])
         keep.save(update_fields=[*filled, "updated_at"])
-    players_status_sync([keep.pk])
+    players_status_sync(player_ids=[keep.pk])
     changes = Changes(since=since, reset=[keep.pk], tournaments=sorted(tournaments))
     # The dry run shows whose DWZ would change: it replays the whole chain; the merge itself leaves a long
     # chain after the first tournament to the background, as a tournament save does.
     if dry_run or since is None:
         report = recalculate_changes(changes)
     else:
-        report = recalculate_or_schedule(changes, until=since, user=user)
+        report = recalculate_or_schedule(changes=changes, until=since, user=user)
     keep.refresh_from_db()
     audit.record(
         user=user,
@@ -208,7 +208,7 @@ def _merge(*, keep: Player, drop: Player, user, dry_run: bool) -> MergeResult:
             object_repr=str(keep),
             player_ref=keep.pk,
             changes={"merged": [drop_repr, keep.key]},
-            snapshot=audit.player_snapshot(keep),
+            snapshot=audit.player_snapshot(player=keep),
         )
     return MergeResult(keep=keep, report=report, moved=moved, filled=filled)
 

@@ -15,13 +15,13 @@ from django.db import transaction
 
 from ratings.enums import AdjustmentKind, PlayerStatus
 from ratings.models import Club, Evaluation, Membership, Player, RatingAdjustment
+from ratings.recalculation import RecalculationReport
 
 from . import audit
 from .adjustments import adjustment_save, player_recalculate
-from .recalculation import RecalculationReport
 
 
-def players_status_sync(player_ids: Iterable[int]) -> int:
+def players_status_sync(*, player_ids: Iterable[int]) -> int:
     """Set each player's status from his current memberships: A if one is active, else P if he has one.
 
     Players without a current membership keep their status. Returns the number of players changed.
@@ -58,7 +58,7 @@ def _new_player_key(club: Club, member_number: str | None) -> str:
     return f"{base}{n}"
 
 
-def player_create(
+def player_create(  # noqa: PLR0913 -- existing; issue 27
     *,
     user,
     surname: str,
@@ -122,7 +122,7 @@ def player_save(
     his status in line with his memberships, record the audit row and, if his birth year or memberships
     changed, replay his history. Returns the report of that replay, if any."""
     with transaction.atomic():
-        before = audit.stored_player_snapshot(player.pk)
+        before = audit.stored_player_snapshot(player_id=player.pk)
         stored = Player.objects.filter(pk=player.pk).values_list("birth_year", flat=True).first()
         memberships = _membership_ids(player.pk) if player.pk else set()
         if write is None:
@@ -130,7 +130,7 @@ def player_save(
             player.save()
         else:
             write()
-        if players_status_sync([player.pk]):
+        if players_status_sync(player_ids=[player.pk]):
             player.refresh_from_db(fields=["status"])
         audit.record_player(player=player, before=before, user=user)
         if before is not None and (stored != player.birth_year or memberships != _membership_ids(player.pk)):
@@ -155,7 +155,7 @@ def membership_save(*, membership: Membership, user=None) -> RecalculationReport
             was_member = {pk: Membership.objects.filter(player_id=pk).exists() for pk in ids}
             membership.full_clean()
             membership.save()
-            players_status_sync(ids)
+            players_status_sync(player_ids=ids)
             return _recalculate_if_needed(was_member)
 
 
@@ -163,7 +163,7 @@ def membership_delete(*, membership: Membership, user=None) -> RecalculationRepo
     """Delete a membership (a mistake; a member who left gets ``membership_end``)."""
     with transaction.atomic(), audit.players_recorded(player_ids=[membership.player_id], user=user):
         membership.delete()
-        players_status_sync([membership.player_id])
+        players_status_sync(player_ids=[membership.player_id])
         return _recalculate_if_needed({membership.player_id: True})
 
 
@@ -173,4 +173,4 @@ def membership_end(*, membership: Membership, until: datetime.date, user=None) -
         membership.valid_until = until
         membership.full_clean()
         membership.save(update_fields=["valid_until"])
-        players_status_sync([membership.player_id])
+        players_status_sync(player_ids=[membership.player_id])

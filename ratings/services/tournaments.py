@@ -3,75 +3,33 @@
 from __future__ import annotations
 
 import datetime
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.forms.models import BaseModelFormSet
 from django.utils.translation import gettext as _
 
 from ratings import permissions
 from ratings.dwz.replay import day_start
-from ratings.enums import BYE_RESULTS, PAIRING_RESULTS
 from ratings.models import Game, Player, Tournament, TournamentEntry, TournamentEntryMode
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
+from ratings.recalculation import (
+    Changes,
+    RecalculationReport,
+    earliest,
+    lock_ratings,
+    recalculate_changes,
+    span_of,
+    stored_since,
+)
+
+# Re-exported: the views catch them where they call the services.
+from ratings.tournament_checks import TournamentConflict, TournamentGone, games_validate
 
 from . import audit
 from .background import recalculate_or_schedule
-from .recalculation import Changes, RecalculationReport, earliest, lock_ratings, recalculate_changes
-
-# Where a save's recalculation starts and stops, shared with its preview (``recalculation.reach``).
-from .recalculation.reach import place_of as _order
-from .recalculation.reach import stored_since as _stored_since
-
-
-def games_validate(*, entered: Iterable[int], games: Iterable[Game]) -> None:
-    """White ≠ black, both entered, a player at most once per round, byes without black.
-
-    ``entered`` holds player pks; raises ``ValidationError`` listing every problem.
-    """
-    entered = set(entered)
-    errors: list[str] = []
-    seen: dict[int, set[int]] = defaultdict(set)
-    for i, game in enumerate(games, start=1):
-        label = _("Partie %(n)s (Runde %(round)s)") % {"n": i, "round": game.round}
-        players = [game.white_id] + ([game.black_id] if game.black_id is not None else [])
-        if game.result in BYE_RESULTS and game.black_id is not None:
-            errors.append(_("%(game)s: ein Freilos hat keinen Schwarzspieler.") % {"game": label})
-        if game.result in PAIRING_RESULTS and game.black_id is None:
-            errors.append(_("%(game)s: Schwarz fehlt.") % {"game": label})
-        if game.result not in BYE_RESULTS and game.result not in PAIRING_RESULTS:
-            errors.append(
-                _("%(game)s: unbekanntes Ergebnis %(result)s.") % {"game": label, "result": game.result}
-            )
-        if game.black_id is not None and game.white_id == game.black_id:
-            errors.append(_("%(game)s: Weiß und Schwarz sind derselbe Spieler.") % {"game": label})
-        for pk in players:
-            if pk not in entered:
-                errors.append(
-                    _("%(game)s: Spieler %(pk)s ist nicht im Turnier gemeldet.") % {"game": label, "pk": pk}
-                )
-            if pk in seen[game.round]:
-                errors.append(
-                    _("%(game)s: Spieler %(pk)s spielt in dieser Runde mehrfach.") % {"game": label, "pk": pk}
-                )
-            seen[game.round].add(pk)
-    if errors:
-        raise ValidationError(errors)
-
-
-class TournamentGone(Exception):
-    """The tournament was deleted while the officer's save waited (nothing is written: a save must not
-    bring a deleted tournament back)."""
-
-
-class TournamentConflict(Exception):
-    """The officer's form was loaded at ``version``; another save has changed the tournament since (the
-    audit rows of versions after it tell who changed what)."""
-
-    def __init__(self, *, tournament_id: int, version: int, current: int) -> None:
-        super().__init__(f"tournament {tournament_id}: version {version} is outdated ({current})")
-        self.tournament_id, self.version, self.current = tournament_id, version, current
 
 
 def _locked_version(tournament_id: int | None, version: int | None) -> int:
@@ -86,33 +44,114 @@ def _locked_version(tournament_id: int | None, version: int | None) -> int:
     return current
 
 
-def tournament_save(
+def tournament_create(
     *,
     tournament: Tournament,
-    entries: Sequence[TournamentEntry] | None = None,
-    games: Sequence[Game] | None = None,
-    user=None,
+    entries: Sequence[TournamentEntry] = (),
+    games: Sequence[Game] = (),
     mode: str | None = None,
-    write: Callable[[], None] | None = None,
-    action: str | None = None,
-    version: int | None = None,
-    keep_head: bool = False,
+    user=None,
 ) -> RecalculationReport:
-    """Validate and save ``tournament`` (and, if given, replace its entries and games), then recalculate
-    every rating from the earlier of its old and new end date on, and record the audit row.
+    """Save a new ``tournament`` with its entries and games and evaluate it (with everything after it).
 
-    ``entries`` / ``games`` None keeps the stored ones; they are validated either way. ``write``, if
-    given, writes head and rows instead (the admin saves its form and inlines); it runs after the audit's
-    "before" snapshot is read. ``user`` becomes the rating officer of a new tournament without one.
-    ``mode`` (a ``TournamentMode``) sets the entry mode before the audit row is written, so a type change
-    is part of its diff. ``action`` overrides the audit action (a restore).
+    ``user`` becomes its rating officer if it names none; ``mode`` (a ``TournamentMode``) is part of the
+    audit row's "after"."""
+    if tournament.pk is not None:
+        raise ValueError(
+            "tournament_create saves a new tournament; a stored one is saved by its head or results"
+        )
 
-    Concurrent officers: everything is read after the rating lock is taken. ``version`` (the one the
-    officer's form was loaded at) must still be the stored one, else ``TournamentConflict``; a tournament
-    deleted meanwhile raises ``TournamentGone``. ``keep_head`` re-reads the head inside the lock and
-    writes only entries and games (the results page: its head copy may be older than the stored one).
-    Every save increments the stored version.
-    """
+    def write() -> None:
+        _write_head(tournament, user)
+        _write_rows(tournament, entries, games)
+
+    return _save(tournament, write=write, user=user, version=None, mode=mode)
+
+
+def tournament_save_head(
+    *, tournament: Tournament, mode: str | None = None, user=None, version: int | None = None
+) -> RecalculationReport:
+    """Save the head of a stored ``tournament`` (name, dates, organiser, rated...) as given, keep its stored
+    entries and games, and re-evaluate from the earlier of its old and new place on.
+
+    ``version``: the one the officer's form was loaded at; another save since raises
+    ``TournamentConflict``, a deletion meanwhile ``TournamentGone``."""
+    return _save(
+        tournament, write=lambda: _write_head(tournament, user), user=user, version=version, mode=mode
+    )
+
+
+def tournament_save_results(
+    *,
+    tournament: Tournament,
+    entries: Sequence[TournamentEntry],
+    games: Sequence[Game],
+    mode: str | None = None,
+    user=None,
+    version: int | None = None,
+) -> RecalculationReport:
+    """Replace the entries and games of a stored ``tournament`` and re-evaluate; its head is the stored one
+    (read again inside the lock: the results page's copy of it may be older). ``version`` as in
+    ``tournament_save_head``."""
+
+    def write() -> None:
+        _write_head(tournament, user)
+        _write_rows(tournament, entries, games)
+
+    return _save(tournament, write=write, user=user, version=version, mode=mode, read_head=True)
+
+
+def tournament_replace(
+    *,
+    tournament: Tournament,
+    entries: Sequence[TournamentEntry],
+    games: Sequence[Game],
+    mode: str | None = None,
+    user=None,
+) -> RecalculationReport:
+    """Save head, entries and games as given, of a new tournament or over a stored one (an imported file
+    replaces the tournament of its code whole), and evaluate."""
+
+    def write() -> None:
+        _write_head(tournament, user)
+        _write_rows(tournament, entries, games)
+
+    return _save(tournament, write=write, user=user, version=None, mode=mode)
+
+
+def tournament_admin_save(
+    *, form: forms.ModelForm, formsets: Sequence[BaseModelFormSet], user=None, version: int | None = None
+) -> RecalculationReport:
+    """The admin's save of a tournament: its form (``form.save(commit=False)`` already called, as the admin
+    does) and the entry and game inlines are written inside the lock, after the audit's "before" is read,
+    then validated and evaluated as every other save. ``version`` as in ``tournament_save_head`` (None for
+    a new tournament)."""
+    tournament = form.instance
+
+    def write() -> None:
+        tournament.save()
+        form.save_m2m()
+        for formset in formsets:
+            formset.save()
+
+    return _save(tournament, write=write, user=user, version=version, mode=None)
+
+
+def _save(
+    tournament: Tournament,
+    *,
+    write: Callable[[], None],
+    user,
+    version: int | None,
+    mode: str | None,
+    action: str | None = None,
+    read_head: bool = False,
+) -> RecalculationReport:
+    """What every save shares, in one transaction with the rating lock taken first: everything is read
+    after the lock, the stored version must still be ``version`` (if given), the correction window holds
+    on the stored end date, ``write`` runs after the audit's "before" is read; then the stored rows are
+    validated, every rating from the earlier of the old and new place on is recalculated, the mode set and
+    the audit row (``action``, default create or update) written. Every save increments the version."""
     with transaction.atomic():
         lock_ratings()
         stored_version = _locked_version(tournament.pk, version)
@@ -120,24 +159,21 @@ def tournament_save(
             permissions.check_correction_window(
                 user, Tournament.objects.only("end_date").get(pk=tournament.pk)
             )
-        if keep_head:
+        if read_head:  # the head the audit's "before" and the recalculation's start see is the stored one
             tournament.refresh_from_db()
-        old_since = _stored_since(tournament.pk)
-        before = audit.stored_snapshot(tournament.pk)
-        if write is not None:
-            write()
-        else:
-            _write(tournament, entries, games, user)
+        old_since = stored_since(tournament.pk)
+        before = audit.stored_snapshot(tournament_id=tournament.pk)
+        write()
         tournament.version = stored_version + 1
         Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
         entered = set(
             TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
         )
         games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
-        since = earliest(old_since, day_start(tournament.end_date))
+        since, until = span_of(tournament=tournament, stored=old_since)
         report = recalculate_or_schedule(
-            Changes(since=since, tournaments=[tournament.pk]),
-            until=_order(tournament),
+            changes=Changes(since=since, tournaments=[tournament.pk]),
+            until=until,
             tournament_id=tournament.pk,
             user=user,
         )
@@ -147,54 +183,50 @@ def tournament_save(
         return report
 
 
-def _write(
-    tournament: Tournament,
-    entries: Sequence[TournamentEntry] | None,
-    games: Sequence[Game] | None,
-    user,
-) -> None:
+def _write_head(tournament: Tournament, user) -> None:
     if tournament.code == "":
         tournament.code = None
     if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
         tournament.rating_officer = user
     tournament.full_clean()
     tournament.save()
-    if entries is not None:
-        Game.objects.filter(tournament=tournament).delete()
-        TournamentEntry.objects.filter(tournament=tournament).delete()
-        for entry in entries:
-            entry.pk = None
-            entry.tournament = tournament
-        TournamentEntry.objects.bulk_create(entries, batch_size=500)
-    if games is not None:
-        Game.objects.filter(tournament=tournament).delete()
-        entered = set(
-            TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
-        )
-        for game in games:
-            game.pk = None
-            game.tournament = tournament
-        games_validate(entered=entered, games=games)
-        for game in games:
-            game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
-        Game.objects.bulk_create(games, batch_size=500)
+
+
+def _write_rows(tournament: Tournament, entries: Sequence[TournamentEntry], games: Sequence[Game]) -> None:
+    """Replace the stored entries and games (validated first: a game's players must be entered)."""
+    Game.objects.filter(tournament=tournament).delete()
+    TournamentEntry.objects.filter(tournament=tournament).delete()
+    for entry in entries:
+        entry.pk = None
+        entry.tournament = tournament
+    TournamentEntry.objects.bulk_create(entries, batch_size=500)
+    entered = {entry.player_id for entry in entries}
+    for game in games:
+        game.pk = None
+        game.tournament = tournament
+    games_validate(entered=entered, games=games)
+    for game in games:
+        game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
+    Game.objects.bulk_create(games, batch_size=500)
 
 
 def tournament_delete(
     *, tournament: Tournament, user=None, version: int | None = None
 ) -> RecalculationReport:
     """Delete ``tournament`` and recalculate everything it influenced (stored state read inside the lock;
-    ``version`` as in ``tournament_save``)."""
+    ``version`` as in ``tournament_save_head``)."""
     with transaction.atomic():
         lock_ratings()
         _locked_version(tournament.pk, version)
         tournament.refresh_from_db()
         if user is not None:
             permissions.check_correction_window(user, tournament)
-        since = earliest(_stored_since(tournament.pk), day_start(tournament.end_date))
-        before = audit.tournament_snapshot(tournament)
+        since, until = span_of(tournament=tournament, stored=stored_since(tournament.pk))
+        before = audit.tournament_snapshot(tournament=tournament)
         report = recalculate_or_schedule(
-            Changes(since=since, removed_tournaments=[tournament.pk]), until=_order(tournament), user=user
+            changes=Changes(since=since, removed_tournaments=[tournament.pk]),
+            until=until,
+            user=user,
         )
         tournament.delete()
         audit.record_tournament_delete(tournament=tournament, before=before, user=user)
@@ -239,11 +271,16 @@ def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, Rec
             )
             for g in snap["games"]
         ]
-        report = tournament_save(
-            tournament=tournament,
-            entries=entries,
-            games=games,
+
+        def write() -> None:
+            _write_head(tournament, user)
+            _write_rows(tournament, entries, games)
+
+        report = _save(
+            tournament,
+            write=write,
             user=user,
+            version=None,
             mode=snap.get("mode"),
             action=AuditAction.RESTORE,
         )
@@ -257,6 +294,6 @@ def tournaments_recalculate_from(*, tournaments: Iterable[Tournament]) -> Recalc
     with transaction.atomic():
         lock_ratings()
         since = earliest(
-            *(day_start(t.end_date) for t in tournaments), *(_stored_since(t.pk) for t in tournaments)
+            *(day_start(t.end_date) for t in tournaments), *(stored_since(t.pk) for t in tournaments)
         )
         return recalculate_changes(Changes(since=since, everything=True))

@@ -3,7 +3,7 @@
 import pytest
 
 from ratings.admin.reports import report_text
-from ratings.services.recalculation import RecalculationReport
+from ratings.recalculation import RecalculationReport
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.officer import OfficerScope, TournamentMode
-from ratings.services import adjustment_save, tournament_save
+from ratings.services import adjustment_save, tournament_create
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -68,7 +68,7 @@ def tournament():
             games.append(Game(round=rnd, board=board + 1, white=white, black=black, result=next(results)))
         circle = [circle[0], circle[-1], *circle[1:-1]]
     entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
-    tournament_save(tournament=t, entries=entries, games=games, mode=TournamentMode.ROUND_ROBIN)
+    tournament_create(tournament=t, entries=entries, games=games, mode=TournamentMode.ROUND_ROBIN)
     return t
 
 

@@ -19,7 +19,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.officer import OfficerScope, TournamentMode
-from ratings.services import adjustment_save, tournament_save
+from ratings.services import adjustment_save, tournament_create
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -75,7 +75,7 @@ def site():
         Game(round=1, board=1, white=players[0], black=players[3], result="1-0"),
         Game(round=1, board=2, white=players[1], black=players[2], result="1/2-1/2"),
     ]
-    tournament_save(tournament=swiss, entries=entries, games=games, mode=TournamentMode.SWISS)
+    tournament_create(tournament=swiss, entries=entries, games=games, mode=TournamentMode.SWISS)
     return swiss
 
 

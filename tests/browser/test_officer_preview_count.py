@@ -21,7 +21,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.officer import OfficerScope, TournamentMode
-from ratings.services import adjustment_save, tournament_save
+from ratings.services import adjustment_save, tournament_save_results
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +43,7 @@ def _tournament(club, day, players, games, mode):
     )
     entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
     rows = [Game(round=r, board=1, white=w, black=b, result=x) for r, (w, b, x) in enumerate(games, start=1)]
-    tournament_save(tournament=t, entries=entries, games=rows, mode=mode)
+    tournament_save_results(tournament=t, entries=entries, games=rows, mode=mode)
     return t
 
 

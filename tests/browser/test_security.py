@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from ratings.enums import ResultCode
 from ratings.models import Game, Tournament, TournamentEntry
 from ratings.models.officer import OfficerScope, TournamentMode
-from ratings.services import tournament_save
+from ratings.services import tournament_create
 from tests.builders import make_player
 from tests.factories import ClubFactory, OrganisationFactory
 
@@ -48,7 +48,7 @@ def site(db):
         Game(round=3, board=1, white=c, black=a, result=ResultCode.BLACK_WINS),
     ]
     entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate((a, b, c), start=1)]
-    tournament_save(tournament=tournament, entries=entries, games=games, mode=TournamentMode.ROUND_ROBIN)
+    tournament_create(tournament=tournament, entries=entries, games=games, mode=TournamentMode.ROUND_ROBIN)
     officer = get_user_model().objects.create_user(username="referent", password="demo-referent")
     OfficerScope.objects.create(user=officer, organisation=bezirk)
     get_user_model().objects.create_superuser(username="admin", password="demo-admin", email="a@example.org")

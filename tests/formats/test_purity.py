@@ -13,6 +13,7 @@ import ratings.formats
 PACKAGE = Path(ratings.formats.__file__).resolve().parent
 MODULES = [
     PACKAGE / "trf.py",
+    PACKAGE / "trf_export.py",
     PACKAGE / "standings.py",
     PACKAGE / "pairing_input.py",
     PACKAGE / "result_entry.py",

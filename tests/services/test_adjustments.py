@@ -7,8 +7,8 @@ import pytest
 
 from ratings.enums import AdjustmentKind
 from ratings.models import Player, RatingAdjustment, RatingState
-from ratings.services import adjustment_delete, adjustment_save, background, ratings_verify
-from ratings.services.recalculation import Changes, recalculate_changes
+from ratings.recalculation import Changes, ratings_verify, recalculate_changes
+from ratings.services import adjustment_delete, adjustment_save, background
 from tests.builders import player, save_tournament, snapshot
 from tests.factories import PlayerFactory
 

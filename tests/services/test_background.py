@@ -19,8 +19,9 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.services import ratings_verify, recalculate, tournament_delete
-from ratings.services.background import ABANDONED, job_run, jobs_resume, recalculation_estimate
+from ratings.recalculation import ratings_verify, recalculate, recalculation_estimate
+from ratings.services import tournament_delete
+from ratings.services.background import ABANDONED, job_run, jobs_resume
 from tests.builders import random_history, save_tournament, snapshot
 from tests.conftest import examples
 

@@ -8,13 +8,8 @@ import pytest
 
 from ratings.enums import AdjustmentKind
 from ratings.models import Player, RatingAdjustment, RecalculationJob, RecalculationJobStatus, TournamentEntry
-from ratings.services import (
-    adjustment_delete,
-    adjustment_save,
-    player_save,
-    ratings_verify,
-    recalculate,
-)
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.services import adjustment_delete, adjustment_save, player_save
 from ratings.services.merge import players_merge
 from tests.builders import player, random_history, round_robin, save_tournament, snapshot
 

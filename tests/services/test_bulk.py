@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from ratings import bulk
 from ratings.enums import EvaluationStatus
 from ratings.models import Evaluation, Player, Restpartie
-from ratings.services import bulk
 from tests.builders import player
 from tests.factories import TournamentFactory
 

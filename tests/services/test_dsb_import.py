@@ -22,7 +22,8 @@ from ratings.models import (
     Player,
     RatingAdjustment,
 )
-from ratings.services import dsb_list, ratings_verify
+from ratings.recalculation import ratings_verify
+from ratings.services import dsb_list
 from ratings.services.dsb_list import UMSTUFUNG_DATE, dsb_list_import
 from tests.builders import round_robin, save_tournament
 from tests.dsb_lists import generate

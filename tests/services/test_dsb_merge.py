@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from ratings.enums import AdjustmentKind
 from ratings.models import AuditEvent, Membership, Player, RatingAdjustment
-from ratings.services import ratings_verify
+from ratings.recalculation import ratings_verify
 from ratings.services.merge import duplicate_candidates, players_merge
 from tests.builders import player, round_robin, save_tournament
 from tests.factories import ClubFactory

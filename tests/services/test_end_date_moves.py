@@ -5,7 +5,8 @@ import datetime
 import pytest
 
 from ratings.models import Evaluation, Player, Restpartie
-from ratings.services import ratings_verify, recalculate, tournament_save
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.services import tournament_save_head
 from tests.builders import player, save_tournament, snapshot
 from tests.factories import MembershipFactory
 
@@ -31,7 +32,7 @@ def test_moving_an_end_date_rewrites_positions_and_equals_a_full_replay(new_end)
     _, (t1, _, _) = _three_tournaments()
     t1.end_date = new_end
     t1.start_date = min(t1.start_date, new_end)
-    tournament_save(tournament=t1)
+    tournament_save_head(tournament=t1)
     assert _positions(t1) == {(new_end, None)}
     assert ratings_verify() == []
     incremental = snapshot()
@@ -42,7 +43,7 @@ def test_moving_an_end_date_rewrites_positions_and_equals_a_full_replay(new_end)
 def test_a_later_save_between_old_and_new_date_keeps_the_moved_tournament():
     (a, b, c), (_, _, t3) = _three_tournaments()
     t3.end_date = t3.start_date = D(2024, 3, 5)  # moved before T2
-    tournament_save(tournament=t3)
+    tournament_save_head(tournament=t3)
     save_tournament([b, c], [(c, b, "1-0")], end=D(2024, 3, 8), name="T4")
     assert t3.evaluations.count() == 2
     assert ratings_verify() == []
@@ -55,7 +56,7 @@ def test_a_later_save_between_old_and_new_date_keeps_the_moved_tournament():
 def test_changing_the_code_rewrites_the_stored_suffix():
     _, (t1, _, _) = _three_tournaments()
     t1.code = "B123-456-ABC"
-    tournament_save(tournament=t1)
+    tournament_save_head(tournament=t1)
     assert _positions(t1) == {(D(2024, 3, 1), "ABC")}
     assert ratings_verify() == []
 
@@ -63,7 +64,7 @@ def test_changing_the_code_rewrites_the_stored_suffix():
 def test_moving_by_one_day_updates_last_evaluated():
     (_, b, _), (_, _, t3) = _three_tournaments()
     t3.end_date = t3.start_date = D(2024, 3, 21)
-    tournament_save(tournament=t3)
+    tournament_save_head(tournament=t3)
     b.refresh_from_db()
     assert b.last_evaluated == D(2024, 3, 21)
     assert ratings_verify() == []
@@ -76,7 +77,7 @@ def test_verify_reports_evaluations_left_at_the_old_end_date():
     # What the rows looked like before the fix: moved by one day, the rows keep the old date.
     _, (t1, _, _) = _three_tournaments()
     t1.end_date = t1.start_date = D(2024, 3, 2)
-    tournament_save(tournament=t1)
+    tournament_save_head(tournament=t1)
     assert ratings_verify() == []
     Evaluation.objects.filter(tournament=t1).update(end_date=D(2024, 3, 1))
     problems = ratings_verify()

@@ -10,7 +10,7 @@ from ratings.dwz import PlayerInput, TournamentInput, evaluate
 from ratings.dwz.types import GameInput
 from ratings.enums import EvaluationStatus
 from ratings.models import Evaluation, Restpartie, TournamentEntry
-from ratings.services import ratings_verify, recalculate
+from ratings.recalculation import ratings_verify, recalculate
 from tests.builders import player, save_tournament, snapshot
 from tests.factories import MembershipFactory
 

@@ -8,7 +8,8 @@ from django.db import transaction
 
 from ratings.enums import FORFEIT_RESULTS, Edition, EvaluationStatus
 from ratings.models import Club, Evaluation, Game, Organisation, Player, Tournament, TournamentEntry
-from ratings.services import ratings_verify, recalculate, tournament_save
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.services import tournament_create, tournament_save_head
 from tests.builders import snapshot
 
 pytestmark = pytest.mark.django_db
@@ -60,13 +61,13 @@ def test_demo_open_moved_earlier_then_a_tournament_in_between_keeps_every_rating
     assert rated == 149
 
     open_.end_date = D(2026, 1, 3)
-    tournament_save(tournament=open_)
+    tournament_save_head(tournament=open_)
     assert _positions(open_) == {(D(2026, 1, 3), open_.code[-3:])}
     assert ratings_verify() == []
 
     first, second = [e.player for e in open_.entries.order_by("start_rank")[:2]]
     two = Tournament(name="Zwei Spieler", start_date=D(2026, 1, 5), end_date=D(2026, 1, 5))
-    tournament_save(
+    tournament_create(
         tournament=two,
         entries=[TournamentEntry(player=first, start_rank=1), TournamentEntry(player=second, start_rank=2)],
         games=[Game(round=1, white=first, black=second, result="1-0")],

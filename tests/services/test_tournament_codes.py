@@ -16,7 +16,7 @@ from ratings.dwz.codes import TOURNAMENT_CODE_RE, is_dsb_code, normalise_code, o
 from ratings.dwz.replay import tournament_order
 from ratings.models import Club, Evaluation, Organisation, Tournament
 from ratings.models.tournament import tournament_code_validator
-from ratings.services import ratings_verify
+from ratings.recalculation import ratings_verify
 from ratings.web.officer.forms import TournamentHeadForm
 from tests.builders import player, save_tournament
 

@@ -21,8 +21,7 @@ from ratings.models import (
     Tournament,
 )
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
-from ratings.services import adjustment_save
-from ratings.services.trf_import import (
+from ratings.selectors.trf_import import (
     REASON_DSB_ID,
     REASON_FIDE_ID,
     REASON_MEMBER,
@@ -36,8 +35,9 @@ from ratings.services.trf_import import (
     trf_match,
     trf_preview,
     trf_read,
-    trf_save,
 )
+from ratings.services import adjustment_save
+from ratings.services.trf_import import trf_save
 from tests.builders import ger_line, player_line, stored_points, trf
 
 pytestmark = pytest.mark.django_db

@@ -55,6 +55,8 @@ from ratings.models import (
 )
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.recalculation import UNFINISHED
+from ratings.recalculation import ratings_verify, recalculate
+from ratings.recalculation._write import EVALUATION_FIELDS
 from ratings.services import (
     adjustment_delete,
     adjustment_save,
@@ -62,15 +64,14 @@ from ratings.services import (
     membership_end,
     membership_save,
     player_save,
-    ratings_verify,
-    recalculate,
+    tournament_create,
     tournament_delete,
     tournament_restore,
-    tournament_save,
+    tournament_save_head,
+    tournament_save_results,
 )
 from ratings.services.dsb_list import dsb_list_import
 from ratings.services.merge import players_merge
-from ratings.services.recalculation import EVALUATION_FIELDS
 from tests.conftest import examples
 from tests.dsb_lists import generate
 from tests.factories import ClubFactory, PlayerFactory
@@ -213,7 +214,8 @@ class WritePaths(RuleBasedStateMachine):
                 rnd += 1
             busy.setdefault(rnd, set()).update({white.pk, black.pk})
             games.append(Game(round=rnd, white=white, black=black, result=result))
-        self._write(lambda: tournament_save(tournament=tournament, entries=entries, games=games))
+        save = tournament_create if tournament.pk is None else tournament_save_results
+        self._write(lambda: save(tournament=tournament, entries=entries, games=games))
 
     def _new(self, end: datetime.date, picked, outcomes, code=None):
         if code and Tournament.objects.filter(code=code).exists():
@@ -225,7 +227,7 @@ class WritePaths(RuleBasedStateMachine):
     def _move(self, t: Tournament, end: datetime.date):
         t.end_date = min(max(end, FIRST_DAY), self._date(DAYS))
         t.start_date = min(t.start_date, t.end_date)
-        self._write(lambda: tournament_save(tournament=t))
+        self._write(lambda: tournament_save_head(tournament=t))
 
     # --- tournaments -----------------------------------------------------------------------------------
 
@@ -278,7 +280,7 @@ class WritePaths(RuleBasedStateMachine):
         if code and Tournament.objects.exclude(pk=t.pk).filter(code=code).exists():
             return
         t.code = code
-        self._write(lambda: tournament_save(tournament=t))
+        self._write(lambda: tournament_save_head(tournament=t))
 
     @precondition(lambda self: self.tournaments)
     @rule(i=index)

@@ -7,7 +7,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from ratings.models import Tournament
-from ratings.services.trf_export import trf_export
+from ratings.selectors.tournament_export import trf_export
 
 
 class Command(BaseCommand):

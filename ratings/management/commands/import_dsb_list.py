@@ -88,7 +88,7 @@ class Command(BaseCommand):
         )
         if options["report"]:
             with open(options["report"], "w", encoding="utf-8-sig", newline="") as fh:
-                fh.write(report_csv(report.items))
+                fh.write(report_csv(items=report.items))
         if report.dry_run:
             self.stdout.write(self.style.WARNING(_("Probelauf: nichts gespeichert.")))
         if report.exit_code:

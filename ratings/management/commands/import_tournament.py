@@ -39,7 +39,7 @@ class Command(BaseCommand):
                 with open(path, "rb") as fh:
                     raw = fh.read()
                 data = loads(raw.decode("utf-8-sig"))  # a UTF-8 BOM is harmless
-                parsed.append(tournament_parse(data, source=path))
+                parsed.append(tournament_parse(data=data, source=path))
                 parsed[-1].digest = file_digest(raw)
             except TournamentFileError as exc:
                 errors += exc.messages

@@ -17,7 +17,7 @@ from ratings.dwz.codes import normalise_code
 from ratings.management import plausibility
 from ratings.models import Club
 from ratings.selectors.plausibility import file_digest
-from ratings.services.trf_import import (
+from ratings.selectors.trf_import import (
     Decision,
     TrfImportError,
     attach_stored_ratings,
@@ -27,9 +27,9 @@ from ratings.services.trf_import import (
     problem_text,
     trf_match,
     trf_read,
-    trf_save,
     trf_warnings,
 )
+from ratings.services.trf_import import trf_save
 
 
 class _DryRun(Exception):

@@ -8,7 +8,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.services import ratings_verify, recalculate
+from ratings.recalculation import ratings_verify, recalculate
 
 
 class ProgressBar:

@@ -27,7 +27,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.models.officer import OfficerScope
-from ratings.services import adjustment_save, tournament_save
+from ratings.services import adjustment_save, tournament_create
 
 # Fixed, documented demo logins (README.md). Only this command ever creates them.
 DEMO_ADMIN = ("admin", "demo-admin")
@@ -231,7 +231,7 @@ class Demo:
             organiser_organisation=org if club is None else None,
         )
         entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, 1)]
-        report = tournament_save(tournament=t, entries=entries, games=games)
+        report = tournament_create(tournament=t, entries=entries, games=games)
         self.stdout.write(
             f"  {end}  {code or '–':<12}  {name:<48} {len(players):>3} Spieler  {report.elapsed:.2f} s"
         )

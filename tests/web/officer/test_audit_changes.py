@@ -18,7 +18,7 @@ from django.utils import translation
 from ratings.models import Evaluation, Game, Membership, Player, Tournament, TournamentEntry
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentEntryMode, TournamentMode
-from ratings.services import tournament_delete, tournament_save
+from ratings.services import tournament_create, tournament_delete, tournament_save_head
 from ratings.web.officer.hooks import officer_panel
 from tests.builders import grid_data
 
@@ -59,7 +59,7 @@ def test_trail_shows_names_local_dates_yes_no_and_system(users, tree):
         organiser_club=tree["club_a"],
         rating_officer=users["officer_a"],
     )
-    tournament_save(tournament=t, entries=[], games=[], mode=TournamentMode.SWISS, user=None)
+    tournament_create(tournament=t, entries=[], games=[], mode=TournamentMode.SWISS, user=None)
     html = trail(users["officer_a"], tournament=t)
     assert "Ausrichter (Verein): – → SV Stuttgart (C0501)" in html
     assert "Beginn: – → 14.12.2025" in html
@@ -78,7 +78,7 @@ def test_trail_shows_names_local_dates_yes_no_and_system(users, tree):
 
     t.rated = False
     t.organiser_club = tree["club_b"]
-    tournament_save(tournament=t, user=users["officer_lv"])
+    tournament_save_head(tournament=t, user=users["officer_lv"])
     html = trail(users["officer_a"], tournament=t)
     assert "DWZ-gewertet: ja → nein" in html
     assert "Ausrichter (Verein): SV Stuttgart (C0501) → SF Ulm (C0601)" in html
@@ -87,7 +87,7 @@ def test_trail_shows_names_local_dates_yes_no_and_system(users, tree):
 
 def test_trail_dates_follow_the_language(users, tournament):
     tournament.end_date = datetime.date(2024, 3, 12)
-    tournament_save(tournament=tournament, user=users["officer_a"])
+    tournament_save_head(tournament=tournament, user=users["officer_a"])
     with translation.override("en"):
         html = trail(users["officer_a"], tournament=tournament)
     assert "10 Mar 2024 → 12 Mar 2024" in html  # English dates are never month/day
@@ -95,7 +95,7 @@ def test_trail_dates_follow_the_language(users, tournament):
 
 
 def test_deleted_club_falls_back_to_its_key(users, tournament):
-    tournament_save(tournament=tournament, user=users["officer_a"])
+    tournament_save_head(tournament=tournament, user=users["officer_a"])
     AuditEvent.objects.filter(object_id=tournament.pk).update(
         changes={"head": {"organiser_club_id": [999999, tournament.organiser_club_id]}}
     )
@@ -344,7 +344,7 @@ def test_restore_recomputes_the_evaluations(client, users, tournament, players):
 
 
 def test_admin_log_names_events_without_user_system(client, users, tournament):
-    tournament_save(tournament=tournament, user=None)
+    tournament_save_head(tournament=tournament, user=None)
     client.force_login(users["admin"])
     page = client.get(reverse("admin:ratings_auditevent_changelist")).content.decode()
     assert ">System<" in page
@@ -356,7 +356,7 @@ def test_admin_edit_of_an_outdated_tournament_is_refused(client, users, tourname
     assert 'name="loaded_version" value="1"' in client.get(url).content.decode()
     moved = Tournament.objects.get(pk=tournament.pk)
     moved.end_date = datetime.date(2024, 3, 11)
-    tournament_save(tournament=moved, user=users["officer_a"])  # another officer, meanwhile
+    tournament_save_head(tournament=moved, user=users["officer_a"])  # another officer, meanwhile
     data = _tournament_admin_data(tournament, [], name="VM 2024", loaded_version="1")
     response = client.post(url, data)
     assert response.status_code == 200

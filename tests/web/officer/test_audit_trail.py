@@ -5,7 +5,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 
-from ratings.services import tournament_save
+from ratings.services import tournament_save_head
 from ratings.web.officer.hooks import officer_panel
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +21,7 @@ def render(user, tournament):
 
 def test_officer_sees_trail_and_links(users, tournament):
     tournament.name = "Umbenannt"
-    tournament_save(tournament=tournament, user=users["officer_a"])
+    tournament_save_head(tournament=tournament, user=users["officer_a"])
     html = render(users["officer_a"], tournament)
     assert "Änderungsprotokoll" in html
     assert "Name: Vereinsmeisterschaft → Umbenannt" in html

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Evaluation, RecalculationJob, RecalculationJobStatus
-from ratings.services import ratings_verify
+from ratings.recalculation import ratings_verify
 from tests.builders import grid_data, save_tournament
 
 RESULTS = {(0, 1): "1", (0, 2): "1", (1, 2): "½"}

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from ratings.models import Game, Tournament, TournamentEntry
 from ratings.models.audit import AuditAction, AuditEvent
-from ratings.services import tournament_delete, tournament_save
+from ratings.services import tournament_delete, tournament_save_head, tournament_save_results
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from tests.builders import grid_data, head_data
 
@@ -19,11 +19,11 @@ RESULTS = {(0, 1): "1", (0, 2): "1", (1, 2): "5"}
 
 def test_every_save_increments_the_version(tournament, players):
     assert tournament.version == 1
-    tournament_save(tournament=tournament, version=1)
+    tournament_save_head(tournament=tournament, version=1)
     assert tournament.version == 2
     assert Tournament.objects.get(pk=tournament.pk).version == 2
     with pytest.raises(TournamentConflict) as exc:
-        tournament_save(tournament=tournament, version=1)
+        tournament_save_head(tournament=tournament, version=1)
     assert (exc.value.version, exc.value.current) == (1, 2)
 
 
@@ -31,7 +31,7 @@ def test_a_queued_save_does_not_bring_a_deleted_tournament_back(tournament, play
     stale = Tournament.objects.get(pk=tournament.pk)
     tournament_delete(tournament=tournament)
     with pytest.raises(TournamentGone):
-        tournament_save(
+        tournament_save_results(
             tournament=stale, entries=[TournamentEntry(player=players[0], start_rank=1)], games=[]
         )
     assert not Tournament.objects.filter(pk=stale.pk).exists()
@@ -41,9 +41,9 @@ def test_a_queued_save_does_not_bring_a_deleted_tournament_back(tournament, play
 def test_results_save_keeps_a_head_changed_meanwhile(tournament, players):
     stale = Tournament.objects.get(pk=tournament.pk)
     tournament.end_date = datetime.date(2024, 3, 12)
-    tournament_save(tournament=tournament)
+    tournament_save_head(tournament=tournament)
     entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
-    tournament_save(tournament=stale, entries=entries, games=[], keep_head=True)
+    tournament_save_results(tournament=stale, entries=entries, games=[])
     assert Tournament.objects.get(pk=tournament.pk).end_date == datetime.date(2024, 3, 12)
     last = AuditEvent.objects.filter(tournament_ref=tournament.pk).order_by("-pk").first()
     assert "head" not in last.changes  # the audit diff shows the entries, not a head revert
@@ -58,7 +58,7 @@ def test_outdated_results_form_is_refused_with_the_changes_and_the_input_kept(
     # Another officer moves the end date meanwhile.
     moved = Tournament.objects.get(pk=tournament.pk)
     moved.end_date = datetime.date(2024, 3, 12)
-    tournament_save(tournament=moved, user=users["officer_lv"])
+    tournament_save_head(tournament=moved, user=users["officer_lv"])
     response = a.post(url, grid_data(players, RESULTS, save="1", version="1"))
     assert response.status_code == 409
     html = response.content.decode()
@@ -80,7 +80,7 @@ def test_outdated_head_form_is_refused_with_the_typed_head_kept(login, users, tr
     assert 'name="version" value="1"' in a.get(url).content.decode()
     entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
     games = [Game(round=1, white=players[0], black=players[1], result="1-0")]
-    tournament_save(tournament=Tournament.objects.get(pk=tournament.pk), entries=entries, games=games)
+    tournament_save_results(tournament=Tournament.objects.get(pk=tournament.pk), entries=entries, games=games)
     response = a.post(url, head_data(tree, name="Stadtmeisterschaft"))
     assert response.status_code == 409
     html = response.content.decode()
@@ -95,7 +95,7 @@ def test_outdated_head_form_is_refused_with_the_typed_head_kept(login, users, tr
 def test_outdated_delete_is_asked_again(login, users, tournament):
     a = login(users["officer_a"])
     url = reverse("ratings:tournament-delete", args=[tournament.pk])
-    tournament_save(tournament=Tournament.objects.get(pk=tournament.pk))
+    tournament_save_head(tournament=Tournament.objects.get(pk=tournament.pk))
     response = a.post(url, {"version": "1"})
     assert response.status_code == 409
     assert 'name="version" value="2"' in response.content.decode()

@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from ratings.models import Game, Tournament
 from ratings.models.audit import AuditEvent, AuditObjectType
-from ratings.services import ratings_verify
+from ratings.recalculation import ratings_verify
 from ratings.services.audit import snapshot_diff
 from tests.builders import grid_data, head_data, make_user
 
@@ -126,7 +126,7 @@ def _check(run, players, tournament) -> int:
     for event, save in zip(events, serial, strict=True):
         assert event.user_id == save["user"]
         if previous is not None:
-            assert event.changes == snapshot_diff(previous.snapshot, event.snapshot)
+            assert event.changes == snapshot_diff(before=previous.snapshot, after=event.snapshot)
         if "end_date" in save:
             assert event.snapshot["head"]["end_date"] == save["end_date"]
         previous = event

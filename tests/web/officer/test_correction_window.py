@@ -287,7 +287,7 @@ def test_the_pages_hide_the_edit_links_of_an_old_tournament_from_an_officer(clie
 def test_the_services_check_the_window_inside_the_lock(users, tree):
     """The view checks before the lock is taken; the service checks the stored end date again inside it, so
     a tournament moved past the year meanwhile is refused there too (with the user the views pass)."""
-    from ratings.services import tournament_delete, tournament_save
+    from ratings.services import tournament_delete, tournament_save_head
 
     a, b = (
         club_player(tree["club_a"], "Alt", dwz=1500),
@@ -297,7 +297,7 @@ def test_the_services_check_the_window_inside_the_lock(users, tree):
     t.organiser_club = tree["club_a"]
     t.save(update_fields=["organiser_club"])
     with pytest.raises(permissions.OutsideCorrectionWindow), transaction.atomic():
-        tournament_save(tournament=Tournament.objects.get(pk=t.pk), user=users["officer_a"])
+        tournament_save_head(tournament=Tournament.objects.get(pk=t.pk), user=users["officer_a"])
     with pytest.raises(permissions.OutsideCorrectionWindow), transaction.atomic():
         tournament_delete(tournament=Tournament.objects.get(pk=t.pk), user=users["officer_a"])
     assert Tournament.objects.filter(pk=t.pk).exists()

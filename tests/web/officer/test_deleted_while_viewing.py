@@ -14,8 +14,8 @@ from django.db import connection, transaction
 from django.urls import reverse
 
 from ratings.models import Game, Tournament, TournamentEntry
-from ratings.services import tournament_delete, tournament_save
-from ratings.services.recalculation.lock import lock_ratings
+from ratings.recalculation import lock_ratings
+from ratings.services import tournament_delete, tournament_save_results
 
 pytestmark = [
     pytest.mark.skipif(
@@ -32,7 +32,7 @@ def test_a_page_opened_while_the_tournament_is_deleted_is_no_server_error(
 ):
     entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)]
     games = [Game(round=1, white=players[0], black=players[1], result="1-0")]
-    tournament_save(tournament=tournament, entries=entries, games=games)
+    tournament_save_results(tournament=tournament, entries=entries, games=games)
     client = login(users["officer_a"])
     client.raise_request_exception = False  # the answer a browser gets
     holding = threading.Event()

@@ -129,7 +129,8 @@ def test_a_nul_byte_in_an_admin_search_is_no_server_error(client, users, path):
 
 
 def test_a_trf_person_id_with_a_slash_never_becomes_a_key(tree):
-    from ratings.services.trf_import import Decision, head_from_file, trf_read, trf_save
+    from ratings.selectors.trf_import import Decision, head_from_file, trf_read
+    from ratings.services.trf_import import trf_save
 
     lines = [
         player_line(1, "Schräg, A", [(2, "w", "1")]),

@@ -13,7 +13,7 @@ from django.urls import reverse
 from ratings.enums import AdjustmentKind
 from ratings.models import Evaluation, Game, Player, RatingAdjustment, Tournament
 from ratings.models.officer import TournamentEntryMode, TournamentMode
-from ratings.services import ratings_verify
+from ratings.recalculation import ratings_verify
 
 pytestmark = pytest.mark.django_db
 

@@ -45,12 +45,12 @@ def test_save_waiting_too_long_for_the_lock_keeps_the_input(
 @pytest.mark.django_db
 def test_lock_timeout_anywhere_in_a_view_is_the_busy_page(login, users, tree, tournament, monkeypatch):
     from ratings import services
-    from ratings.services.recalculation import RatingLockTimeout
+    from ratings.recalculation import RatingLockTimeout
 
     def busy(**kwargs):
         raise RatingLockTimeout
 
-    monkeypatch.setattr(services, "tournament_save", busy)
+    monkeypatch.setattr(services, "tournament_save_head", busy)
     client = login(users["officer_a"])
     response = client.post(
         reverse("ratings:tournament-edit", args=[tournament.pk]),

@@ -6,14 +6,14 @@ from django.urls import reverse
 
 from ratings.models import Game, TournamentEntry
 from ratings.models.officer import TournamentEntryMode, TournamentMode
-from ratings.services.tournaments import tournament_save
+from ratings.services.tournaments import tournament_save_results
 from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
 
 
 def _save(tournament, players, games):
-    tournament_save(
+    tournament_save_results(
         tournament=tournament,
         entries=[TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, start=1)],
         games=[Game(round=r, white=w, black=b, result=res) for r, w, b, res in games],

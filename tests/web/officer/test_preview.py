@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from ratings.models import Evaluation, Game, Player, Tournament, TournamentEntry
 from ratings.models.audit import AuditEvent
-from ratings.services import tournament_save
+from ratings.services import tournament_create
 from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
@@ -82,7 +82,7 @@ def test_preview_counts_later_tournaments_transitively(login, users, tree, tourn
 
     def later(name, end, members):
         t = Tournament(name=name, start_date=end, end_date=end, organiser_club=tree["club_a"])
-        tournament_save(
+        tournament_create(
             tournament=t,
             entries=[E(player=p) for p in members],
             games=[G(round=1, white=members[0], black=members[1], result="1-0")],
@@ -116,7 +116,7 @@ def test_preview_uses_the_rating_before_the_tournament(login, users, tree, tourn
         organiser_club=tree["club_a"],
     )
     # A (1600, idx 10) loses against B (1500): We .638, E 22, Rn = 1600 − 800·0.638/23 = 1577.81 → 1578.
-    tournament_save(
+    tournament_create(
         tournament=earlier,
         entries=[E(player=players[0]), E(player=players[1])],
         games=[G(round=1, white=players[0], black=players[1], result="0-1")],

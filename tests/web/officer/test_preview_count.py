@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import Game, Tournament, TournamentEntry
-from ratings.services import tournament_save
-from ratings.services.preview import later_tournaments
+from ratings.selectors.previews import later_tournaments
+from ratings.services import tournament_save_results
 from ratings.web.officer.views.tournaments import REPORT_SESSION_KEY
 from tests.builders import club_player, grid_data
 
@@ -30,7 +30,7 @@ def _tournament(club, day, players, games):
     rows = [
         Game(round=r, board=1, white=w, black=b, result=res) for r, (w, b, res) in enumerate(games, start=1)
     ]
-    tournament_save(tournament=t, entries=entries, games=rows, mode="rr" if day == 1 else "swiss")
+    tournament_save_results(tournament=t, entries=entries, games=rows, mode="rr" if day == 1 else "swiss")
     return t
 
 

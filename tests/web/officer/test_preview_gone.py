@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from ratings import permissions
 from ratings.models import Game, Tournament, TournamentEntry
-from ratings.services import preview, tournament_delete, tournament_save
+from ratings.selectors import previews as preview
+from ratings.services import tournament_delete, tournament_save_results
 from tests.builders import grid_data
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def played(tournament, players):
         Game(round=2, white=players[0], black=players[2], result="1-0"),
         Game(round=3, white=players[1], black=players[2], result="1/2-1/2"),
     ]
-    tournament_save(tournament=tournament, entries=entries, games=games)
+    tournament_save_results(tournament=tournament, entries=entries, games=games)
     return tournament
 
 

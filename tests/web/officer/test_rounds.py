@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from ratings.enums import AdjustmentKind
 from ratings.models import Evaluation, Game, RatingAdjustment, Tournament, TournamentDraft, TournamentEntry
-from ratings.services import adjustment_save, tournament_save
+from ratings.services import adjustment_save, tournament_save_results
 from tests.builders import club_player
 
 pytestmark = pytest.mark.django_db
@@ -181,7 +181,7 @@ def test_a_save_by_someone_else_meanwhile_is_not_overwritten_silently(client, us
     _participants(client, swiss, five)
     client.post(_url("tournament-round", swiss, 1), {"line": "1 5 1"})
     # Meanwhile another officer saves the tournament with two participants.
-    tournament_save(
+    tournament_save_results(
         tournament=Tournament.objects.get(pk=swiss.pk),
         entries=[
             TournamentEntry(player=five[0], start_rank=1),

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from ratings.enums import EvaluationStatus, ResultCode
 from ratings.models import Evaluation
-from ratings.services import recalculate
+from ratings.recalculation import recalculate
 from tests.builders import make_player, make_tournament
 from tests.dwz.builders import example
 

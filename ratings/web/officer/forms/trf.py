@@ -8,9 +8,9 @@ from django.utils.translation import gettext_lazy as _
 
 from ratings import permissions
 from ratings.dwz.codes import normalise_code
+from ratings.formats.trf import MAX_FILE_SIZE
 from ratings.models import Club, Organisation
 from ratings.models.tournament import Tournament
-from ratings.services.trf_import import MAX_FILE_SIZE
 
 DATE_ORDERS = [
     ("", _("automatisch")),

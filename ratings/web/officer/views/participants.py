@@ -20,8 +20,8 @@ from ratings.selectors import drafts as draft_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import search
 from ratings.selectors.participant_lines import players_from_lines
+from ratings.selectors.previews import rating_states_before
 from ratings.services import drafts as draft_service
-from ratings.services.preview import rating_states_before
 from ratings.web.officer.presenters import participant_rows
 
 SEARCH_LIMIT = 15

@@ -16,7 +16,7 @@ from ratings.models.tournament import Game, TournamentEntry
 from ratings.selectors import officer_results as reads
 from ratings.selectors import plausibility, search
 from ratings.selectors.drafts import has_draft
-from ratings.services.preview import preview_tournament, rating_states_before
+from ratings.selectors.previews import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import NewPlayerForm, parse_participants
 from ratings.web.officer.presenters import grid_rows
@@ -127,7 +127,7 @@ def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) -> HttpResponse:
-    """Save the valid entry through ``tournament_save``: to the report, or back to the page with why not."""
+    """Save the valid entry (``tournament_save_results``): to the report, or back to the page with why not."""
     tournament = entry.tournament
     games = [
         Game(round=g.round, board=g.board, white_id=g.white_id, black_id=g.black_id, result=g.result)
@@ -142,14 +142,13 @@ def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) ->
         context.update(warnings_context(warnings))
         return _render_results(request, entry, context, preview=True)
     try:
-        report = services.tournament_save(
+        report = services.tournament_save_results(
             tournament=tournament,
             entries=entries,
             games=games,
             mode=entry.mode,
             user=request.user,
             version=posted_version(data),
-            keep_head=True,
         )
     except TournamentGone:
         return tournament_gone(request)

@@ -27,8 +27,8 @@ from ratings.formats.pairing_input import (
 from ratings.models import Tournament, TournamentDraft
 from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
+from ratings.selectors.previews import preview_tournament, rating_states_before
 from ratings.services import drafts as draft_service
-from ratings.services.preview import preview_tournament, rating_states_before
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import BOARD_DISPLAY, GameSpec, parse_board_result
 from ratings.web.officer.views.plausibility import confirmed, warnings_context

@@ -19,16 +19,16 @@ from django.views.decorators.http import require_http_methods
 from ratings import permissions, services
 from ratings.models.officer import TournamentMode
 from ratings.models.tournament import Tournament
+from ratings.recalculation import RecalculationReport
 from ratings.selectors import audit as audit_selectors
 from ratings.selectors import drafts as draft_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import officer_results as result_reads
 from ratings.selectors import plausibility
-from ratings.services.preview import (
+from ratings.selectors.previews import (
     later_after_delete,
     later_tournaments,
 )
-from ratings.services.recalculation import RecalculationReport
 from ratings.services.tournaments import TournamentConflict, TournamentGone
 from ratings.web.audit_display import with_lines
 from ratings.web.notices import recalculation_job
@@ -144,7 +144,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
         try:
-            services.tournament_save(
+            services.tournament_create(
                 tournament=tournament, entries=[], games=[], mode=form.cleaned_data["mode"], user=request.user
             )
         except ValidationError as exc:
@@ -194,7 +194,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 context.update(form=form, tournament=tournament, later_count=0, **_stored(tournament.pk))
                 return render(request, "ratings/officer/tournament_form.html", context, status=200)
             try:
-                report = services.tournament_save(
+                report = services.tournament_save_head(
                     tournament=head,
                     mode=form.cleaned_data["mode"],
                     user=request.user,

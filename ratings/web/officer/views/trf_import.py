@@ -24,12 +24,11 @@ from ratings.formats.trf import TrfTournament, person_id
 from ratings.models import Club, Organisation, Tournament
 from ratings.selectors import officer as reads
 from ratings.selectors.plausibility import file_digest
-from ratings.services.trf_import import (
+from ratings.selectors.trf_import import (
     Decision,
     Head,
     Match,
     TrfImportError,
-    TrfImportResult,
     attach_stored_ratings,
     head_from_file,
     pending_games,
@@ -37,9 +36,9 @@ from ratings.services.trf_import import (
     trf_match,
     trf_preview,
     trf_read,
-    trf_save,
     trf_warnings,
 )
+from ratings.services.trf_import import TrfImportResult, trf_save
 from ratings.web.officer.forms.trf import TrfHeadForm, TrfUploadForm
 
 from .plausibility import confirmed, warnings_context

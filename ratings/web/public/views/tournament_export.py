@@ -9,8 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from ratings.models import Tournament
-from ratings.selectors.tournaments import tournament_view
-from ratings.services.trf_export import (
+from ratings.selectors.tournament_export import (
     EVALUATION_COLUMNS,
     evaluation_csv_rows,
     evaluation_rows,
@@ -18,6 +17,7 @@ from ratings.services.trf_export import (
     tournament_standings,
     trf_export,
 )
+from ratings.selectors.tournaments import tournament_view
 from ratings.web.public.presenters import crosstable_rows
 
 
