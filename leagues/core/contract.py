@@ -339,7 +339,15 @@ def _match(
         date=day,
         status=status,
         boards=tuple(b for b in parsed if b is not None),
+        cycle=_cycle(number, division),
     )
+
+
+def _cycle(number: int, division: DivisionInput | None) -> int:
+    """Round 8 of 14 in a double round robin is in the second cycle."""
+    if division is None or division.cycles == 1:
+        return 1
+    return min(division.cycles, 1 + (number - 1) * division.cycles // division.rounds)
 
 
 def _board_clashes(parsed: list[Board | None], f: str, errors: list[str]) -> None:

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from leagues.core.table import Tiebreak, tiebreaks_from_codes
+from leagues.core.types import MatchPoints
 
 DEFAULT_TIEBREAKS = "mp,bp,direct"
 
@@ -81,6 +82,10 @@ class Division(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.season.name}"
+
+    @property
+    def match_points(self) -> MatchPoints:
+        return MatchPoints(win=self.points_win, draw=self.points_draw, loss=self.points_loss)
 
     @property
     def tiebreak_order(self) -> tuple[Tiebreak, ...]:

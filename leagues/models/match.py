@@ -115,6 +115,20 @@ class Match(models.Model):
         """The day the match was actually played: the postponed date, else the scheduled one."""
         return self.played_on or self.scheduled_date
 
+    def as_core(self) -> core.Match:
+        """The match for the core (prefetch ``boards`` when converting many)."""
+        return core.Match(
+            round=self.round,
+            home=str(self.home_id),
+            away=None if self.away_id is None else str(self.away_id),
+            date=self.scheduled_date,
+            status=self.status,
+            boards=tuple(board.as_core() for board in self.boards.all()),
+            played_on=self.played_on,
+            cycle=self.cycle,
+            id=str(self.pk),
+        )
+
     def clean(self) -> None:
         """A team plays once per round, home or away (the database sees each column alone)."""
         super().clean()
@@ -202,3 +216,15 @@ class Board(models.Model):
         home = self.home_player or "–"
         away = self.away_player or "–"
         return f"{self.match}, Brett {self.number}: {home} – {away} {self.result}"
+
+    def as_core(self) -> core.Board:
+        """The board for the core: players by primary key as text, an empty result as None."""
+        return core.Board(
+            number=self.number,
+            home=None if self.home_player_id is None else str(self.home_player_id),
+            away=None if self.away_player_id is None else str(self.away_player_id),
+            result=self.result or None,
+            rated_result=self.rated_result or None,
+            played_on=self.played_on,
+            home_white=self.home_white,
+        )

@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from leagues.core import eligibility as core
 from leagues.core.eligibility import EntryStatus
 
 
@@ -78,6 +79,23 @@ class RankingList(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club.name} {self.season.name} ({self.get_group_display()})"
+
+    def as_core(self) -> core.RankingList:
+        """The list for the core, keyed by the club's ZPS like ``Team.as_core``; players by primary key."""
+        return core.RankingList(
+            club=self.club.zps,
+            entries=tuple(
+                core.RankingEntry(
+                    player=str(e.player_id),
+                    rank=e.rank,
+                    team_number=e.team_number,
+                    status=EntryStatus(e.status),
+                    dwz=e.dwz,
+                    exception=bool(e.exception_note),
+                )
+                for e in self.entries.all()
+            ),
+        )
 
 
 class RankingEntry(models.Model):

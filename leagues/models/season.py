@@ -4,6 +4,14 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from leagues.core.eligibility import Rules
+from leagues.core.table import WithdrawalRule
+
+
+class WithdrawnResults(models.TextChoices):
+    ANNUL = WithdrawalRule.ANNUL.value, _("alle Kämpfe der Mannschaft werden gestrichen")
+    KEEP = WithdrawalRule.KEEP.value, _("die gespielten Kämpfe bleiben in der Wertung")
+
 
 class Season(models.Model):
     organisation = models.ForeignKey(
@@ -40,6 +48,12 @@ class Season(models.Model):
     substitute_fixed_after = models.PositiveSmallIntegerField(_("festgespielt nach Einsätzen"), default=4)
     rule_400 = models.BooleanField(_("400-Punkte-Regel"), default=False)
     rule_400_width = models.PositiveSmallIntegerField(_("Breite der Punkte-Regel"), default=400)
+    withdrawn_results = models.CharField(
+        _("Kämpfe zurückgezogener Mannschaften"),
+        max_length=8,
+        choices=WithdrawnResults.choices,
+        default=WithdrawnResults.ANNUL,
+    )
 
     class Meta:
         verbose_name = _("Saison")
@@ -64,3 +78,20 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.organisation.code})" if self.organisation_id else self.name
+
+    @property
+    def rules(self) -> Rules:
+        """The season's eligibility switches for ``leagues.core.eligibility``."""
+        return Rules(
+            check_ranking_list=self.check_ranking_list,
+            check_board_order=self.check_board_order,
+            lower_team_limit=self.lower_team_limit,
+            substitutes_count=self.substitutes_count,
+            fixed_after=self.substitute_fixed_after,
+            rule_400=self.rule_400,
+            width=self.rule_400_width,
+        )
+
+    @property
+    def withdrawal_rule(self) -> WithdrawalRule:
+        return WithdrawalRule(self.withdrawn_results)

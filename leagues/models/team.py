@@ -6,6 +6,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from leagues.core import types as core
+
 
 class Team(models.Model):
     division = models.ForeignKey(
@@ -68,6 +70,18 @@ class Team(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def as_core(self) -> core.Team:
+        """The team for the core: ids are primary keys as text, ``club`` the ZPS of its ranking list."""
+        return core.Team(
+            id=str(self.pk),
+            name=self.name,
+            club=self.club.zps,
+            number=self.number,
+            withdrawn_on=self.withdrawn_on,
+            match_point_deduction=self.match_point_deduction,
+            board_point_deduction=self.board_point_deduction_halves,
+        )
 
     @property
     def withdrawn(self) -> bool:

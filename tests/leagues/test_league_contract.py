@@ -71,7 +71,7 @@ def test_valid_document():
             MatchStatus.PLAYED,
             (Board(1, "a1", "b1", "1-0"), Board(2, "a2", None, "+-")),
         ),
-        Match(2, "B", "A", datetime.date(2025, 10, 5), MatchStatus.HOME_FORFEIT),
+        Match(2, "B", "A", datetime.date(2025, 10, 5), MatchStatus.HOME_FORFEIT, cycle=2),  # the return match
     )
     assert parse_json_text(json.dumps(DOC)) == league
 

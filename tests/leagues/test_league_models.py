@@ -154,3 +154,45 @@ def test_ranking_list(league):
     refused(model=RankingEntry, ranking_list=ranking, player=q, rank=3, team_number=0)
     refused(model=RankingList, season=division.season, club=home.club)  # the same group twice
     RankingList.objects.create(season=division.season, club=home.club, group="youth")
+
+
+def test_the_models_feed_the_core(league):
+    from leagues.core.eligibility import RankingEntry as CoreEntry
+    from leagues.core.eligibility import Rules, eligibility
+    from leagues.core.table import WithdrawalRule, table
+    from leagues.core.types import Board as CoreBoard
+
+    division, home, away = league
+    home.match_point_deduction = 1
+    home.save()
+    p, q = PlayerFactory(), PlayerFactory()
+    match = Match.objects.create(
+        division=division, round=1, home=home, away=away, scheduled_date=DAY, status=MatchStatus.PLAYED
+    )
+    Board.objects.create(
+        match=match, number=1, home_player=p, away_player=q, result="1-0", rated_result="0-1"
+    )
+    Board.objects.create(match=match, number=2, home_player=None, away_player=q, result="-+")
+    core_match = Match.objects.prefetch_related("boards").get().as_core()
+    assert core_match.boards == (
+        CoreBoard(1, str(p.pk), str(q.pk), "1-0", "0-1"),
+        CoreBoard(2, None, str(q.pk), "-+"),
+    )
+    assert core_match.home == str(home.pk) and core_match.away == str(away.pk) and core_match.day == DAY
+    teams = [t.as_core() for t in Team.objects.all()]
+    rows = table(
+        teams, [core_match], boards=2, points=division.match_points, tiebreaks=division.tiebreak_order
+    )
+    # 1:1 on the boards, a draw: 1 match point each, the home team's docked one.
+    assert [(r.team, r.match_points, r.board_points) for r in rows] == [
+        (str(away.pk), 1, 2),
+        (str(home.pk), 0, 2),
+    ]
+    assert division.season.withdrawal_rule == WithdrawalRule.ANNUL
+    assert division.season.rules == Rules()
+    ranking = RankingList.objects.create(season=division.season, club=home.club)
+    RankingEntry.objects.create(ranking_list=ranking, player=p, rank=1, dwz=1600, exception_note="genehmigt")
+    assert ranking.as_core().entries == (CoreEntry(str(p.pk), 1, None, dwz=1600, exception=True),)
+    warnings = eligibility(teams, [core_match], {ranking.club.zps: ranking.as_core()})
+    # p is on SK Alpha's list; SV Beta has none, so q is warned on both boards.
+    assert [(w.players, w.board) for w in warnings] == [((str(q.pk),), 1), ((str(q.pk),), 2)]
