@@ -179,3 +179,15 @@ def test_malformed_json():
     with pytest.raises(ContractError) as info:
         parse_json_text("{")
     assert info.value.messages[0].startswith("input: malformed JSON")
+
+
+def test_rounds_and_cycles():
+    doc = copy.deepcopy(DOC)
+    doc["division"].update(rounds=14)
+    doc["matches"][1]["round"] = 8
+    assert [m.cycle for m in parse_league(doc).matches] == [1, 2]  # round 8 of 14 opens the second cycle
+    doc["matches"][1]["round"] = 15
+    assert errors_of(doc) == ["matches[1].round: must be an integer in 1-14, got 15"]
+    doc["division"].update(cycles=1)
+    doc["matches"][1]["round"] = 8
+    assert [m.cycle for m in parse_league(doc).matches] == [1, 1]
