@@ -130,10 +130,15 @@ class Match(models.Model):
         )
 
     def clean(self) -> None:
-        """A team plays once per round, home or away (the database sees each column alone)."""
+        """Both teams are of the match's division, and a team plays once per round, home or away (the database
+        sees each column alone)."""
         super().clean()
         if self.division_id is None or self.home_id is None:
             return
+        if any(t.division_id != self.division_id for t in (self.home, self.away) if t is not None):
+            raise ValidationError(
+                _("Beide Mannschaften müssen in der Staffel des Mannschaftskampfs spielen.")
+            )
         teams = [t for t in (self.home_id, self.away_id) if t is not None]
         clash = (
             Match.objects.filter(division_id=self.division_id, round=self.round)
@@ -216,6 +221,17 @@ class Board(models.Model):
         home = self.home_player or "–"
         away = self.away_player or "–"
         return f"{self.match}, Brett {self.number}: {home} – {away} {self.result}"
+
+    def clean(self) -> None:
+        """The board exists in the division (board 9 of an 8-board division does not)."""
+        super().clean()
+        if self.match_id is not None and self.number and self.number > self.match.division.boards:
+            raise ValidationError(
+                {
+                    "number": _("Die Staffel spielt an %(boards)d Brettern.")
+                    % {"boards": self.match.division.boards}
+                }
+            )
 
     def as_core(self) -> core.Board:
         """The board for the core: players by primary key as text, an empty result as None."""

@@ -83,6 +83,10 @@ def test_match_constraints(league):
     clash = Match(division=division, round=2, home=home, away=away, scheduled_date=DAY)
     with pytest.raises(ValidationError):
         clash.full_clean()  # away plays (home) already in round 2
+    other = Division.objects.create(season=division.season, name="Kreisliga", rounds=7)
+    stranger = Team.objects.create(division=other, club=home.club, number=2, name="SK Alpha 2")
+    with pytest.raises(ValidationError):
+        Match(division=division, round=3, home=home, away=stranger, scheduled_date=DAY).full_clean()
 
 
 def test_board_constraints(league):
@@ -95,6 +99,10 @@ def test_board_constraints(league):
     refused(model=Board, match=match, number=2, home_player=p, away_player=p)
     refused(model=Board, match=match, number=3, result="2-0")
     refused(model=Board, match=match, number=3, rated_result="+")
+    with pytest.raises(ValidationError) as info:
+        Board(match=match, number=9).full_clean()
+    assert info.value.message_dict["number"] == ["Die Staffel spielt an 8 Brettern."]
+    Board(match=match, number=8).full_clean()
 
 
 def test_season_division_team_constraints(league):
