@@ -371,6 +371,56 @@ def _board_clashes(parsed: list[Board | None], f: str, errors: list[str]) -> Non
             seats.setdefault(pid, k)
 
 
+def _players(
+    data: dict[str, Any], ids: set[str], errors: list[str]
+) -> tuple[list[PlayerInput], dict[str, str]]:
+    players: list[PlayerInput] = []
+    names: dict[str, str] = {}
+    for i, raw in enumerate(_list(data, "players", errors)):
+        player = _parse_player(raw, f"players[{i}]", ids, errors)
+        if player is not None:
+            players.append(player)
+            if isinstance(raw, dict) and isinstance(raw.get("name"), str):
+                names[player.id] = raw["name"]
+    return players, names
+
+
+def _teams(data: dict[str, Any], ids: set[str], errors: list[str]) -> dict[str, TeamInput]:
+    teams: dict[str, TeamInput] = {}
+    placed: dict[str, str] = {}
+    for i, raw in enumerate(_list(data, "teams", errors)):
+        team = _team(raw, f"teams[{i}]", ids, placed, errors)
+        if team is not None and team.id in teams:
+            errors.append(f"teams[{i}].id: duplicate id {_describe(team.id)}")
+        elif team is not None:
+            teams[team.id] = team
+    return teams
+
+
+def _matches(
+    data: dict[str, Any],
+    division: DivisionInput | None,
+    teams: dict[str, TeamInput],
+    ids: set[str],
+    errors: list[str],
+) -> list[Match]:
+    matches: list[Match] = []
+    playing: dict[tuple[int, str], int] = {}  # (round, team) → the first match index it plays in
+    for i, raw in enumerate(_list(data, "matches", errors)):
+        match = _match(raw, f"matches[{i}]", division, teams, ids, errors)
+        if match is None:
+            continue
+        matches.append(match)
+        for side, tid in (("home", match.home), ("away", match.away or "")):
+            if (match.round, tid) in playing:
+                errors.append(
+                    f"matches[{i}].{side}: team {_describe(tid)} plays twice in round {match.round} "
+                    f"(also matches[{playing[match.round, tid]}])"
+                )
+            playing.setdefault((match.round, tid), i)
+    return matches
+
+
 def parse_league(data: object) -> LeagueInput:
     """Validate decoded JSON and build the league input; raises ContractError with every problem."""
     errors: list[str] = []
@@ -384,36 +434,9 @@ def parse_league(data: object) -> LeagueInput:
     season = _season(data.get("season"), errors)
     division = _division(data.get("division"), errors)
     ids: set[str] = set()
-    players = []
-    names: dict[str, str] = {}
-    for i, raw in enumerate(_list(data, "players", errors)):
-        player = _parse_player(raw, f"players[{i}]", ids, errors)
-        if player is not None:
-            players.append(player)
-            if isinstance(raw, dict) and isinstance(raw.get("name"), str):
-                names[player.id] = raw["name"]
-    teams: dict[str, TeamInput] = {}
-    placed: dict[str, str] = {}
-    for i, raw in enumerate(_list(data, "teams", errors)):
-        team = _team(raw, f"teams[{i}]", ids, placed, errors)
-        if team is not None and team.id in teams:
-            errors.append(f"teams[{i}].id: duplicate id {_describe(team.id)}")
-        elif team is not None:
-            teams[team.id] = team
-    matches = []
-    playing: dict[tuple[int, str], int] = {}
-    for i, raw in enumerate(_list(data, "matches", errors)):
-        match = _match(raw, f"matches[{i}]", division, teams, ids, errors)
-        if match is None:
-            continue
-        matches.append(match)
-        for side, tid in (("home", match.home), ("away", match.away or "")):
-            if (match.round, tid) in playing:
-                errors.append(
-                    f"matches[{i}].{side}: team {_describe(tid)} plays twice in round {match.round} "
-                    f"(also matches[{playing[match.round, tid]}])"
-                )
-            playing.setdefault((match.round, tid), i)
+    players, names = _players(data, ids, errors)
+    teams = _teams(data, ids, errors)
+    matches = _matches(data, division, teams, ids, errors)
     if errors:
         raise ContractError(errors)
     assert season is not None and division is not None

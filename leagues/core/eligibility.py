@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .types import Match, Message, Team, gettext_noop
@@ -95,9 +95,7 @@ def eligibility(
     if rules.rule_400:
         for each in lists.values():
             warnings += rule_400(each, rules.width, names)
-    own: dict[tuple[str, str], int] = {}  # (club, player) → the team he is a regular of, after "festgespielt"
-    lower: dict[tuple[str, str], int] = {}  # appearances below his own team
-    higher: dict[tuple[str, str], list[int]] = {}  # the team numbers above his own he played for
+    tally = _Appearances()
     for match in sorted(matches, key=lambda m: (m.day, m.round)):
         for team_id, side in ((match.home, "home"), (match.away, "away")):
             team = by_id.get(team_id or "")
@@ -115,7 +113,7 @@ def eligibility(
                 warnings += _board_order(team, ranking, match, players, names)
             if rules.lower_team_limit is not None:
                 for board, player in players:
-                    w = _appearance(team, ranking, match, board, player, rules, own, lower, higher, names)
+                    w = _appearance(team, ranking, match, board, player, rules, tally, names)
                     warnings += w
     return tuple(warnings)
 
@@ -195,6 +193,17 @@ def _board_order(
     return result
 
 
+@dataclass(slots=True)
+class _Appearances:
+    """What the season so far says about each (club, player): counted in match order."""
+
+    own: dict[tuple[str, str], int] = field(default_factory=dict)  # his team after "festgespielt"
+    lower: dict[tuple[str, str], int] = field(default_factory=dict)  # appearances below his own team
+    higher: dict[tuple[str, str], list[int]] = field(
+        default_factory=dict
+    )  # teams above his own he played for
+
+
 def _appearance(
     team: Team,
     ranking: RankingList,
@@ -202,11 +211,10 @@ def _appearance(
     board: int,
     player: str,
     rules: Rules,
-    own: dict[tuple[str, str], int],
-    lower: dict[tuple[str, str], int],
-    higher: dict[tuple[str, str], list[int]],
+    tally: _Appearances,
     names: Mapping[str, str],
 ) -> list[EligibilityWarning]:
+    own, lower, higher = tally.own, tally.lower, tally.higher
     entry = ranking.entry(player)
     if entry is None:
         return []

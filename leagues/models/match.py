@@ -107,7 +107,7 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        away = self.away.name if self.away_id else _("spielfrei")
+        away = self.away.name if self.away is not None else _("spielfrei")
         return f"R{self.round}: {self.home.name} – {away}"
 
     @property

@@ -77,7 +77,7 @@ class Season(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.organisation.code})" if self.organisation_id else self.name
+        return f"{self.name} ({self.organisation.code})" if self.organisation is not None else self.name
 
     @property
     def rules(self) -> Rules:
