@@ -9,8 +9,16 @@ import random
 from dataclasses import dataclass
 
 from ratings.enums import AdjustmentKind
-from ratings.models import Evaluation, Game, OfficialRating, Player, RatingAdjustment, Tournament
-from ratings.services import tournament_delete, tournament_save
+from ratings.models import (
+    Evaluation,
+    Game,
+    OfficialRating,
+    Player,
+    RatingAdjustment,
+    Tournament,
+    TournamentEntry,
+)
+from ratings.services import tournament_delete, tournament_save_results
 from tests.builders import player, save_tournament
 
 AS_OF = datetime.date(2025, 12, 1)
@@ -138,7 +146,13 @@ def flip(tournament: Tournament, white: Player, black: Player) -> None:
         if {g.white_id, g.black_id} == {white.pk, black.pk}:
             result = {"1-0": "0-1", "0-1": "1-0"}.get(result, "1-0")
         games.append(Game(round=g.round, white_id=g.white_id, black_id=g.black_id, result=result))
-    tournament_save(tournament=tournament, games=games)
+    entries = [
+        TournamentEntry(
+            player_id=e.player_id, start_rank=e.start_rank, member=e.member, file_rank=e.file_rank
+        )
+        for e in tournament.entries.all()
+    ]
+    tournament_save_results(tournament=tournament, entries=entries, games=games)
 
 
 def remove(tournament: Tournament) -> None:
