@@ -37,7 +37,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.selectors import plausibility
-from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.tournament_checks import TournamentConflict, TournamentGone
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise

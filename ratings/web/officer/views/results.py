@@ -17,7 +17,7 @@ from ratings.selectors import officer_results as reads
 from ratings.selectors import plausibility, search
 from ratings.selectors.drafts import has_draft
 from ratings.selectors.previews import preview_tournament, rating_states_before
-from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.tournament_checks import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import NewPlayerForm, parse_participants
 from ratings.web.officer.presenters import grid_rows
 from ratings.web.officer.views.plausibility import confirmed, warnings_context

@@ -29,7 +29,7 @@ from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
 from ratings.selectors.previews import preview_tournament, rating_states_before
 from ratings.services import drafts as draft_service
-from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.tournament_checks import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import BOARD_DISPLAY, GameSpec, parse_board_result
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
 from ratings.web.officer.views.tournaments import editable_tournament, results_saved, tournament_gone

@@ -31,7 +31,7 @@ from ratings.selectors.previews import (
     later_after_delete,
     later_tournaments,
 )
-from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.tournament_checks import TournamentConflict, TournamentGone
 from ratings.web.audit_display import with_lines
 from ratings.web.notices import recalculation_job
 from ratings.web.officer.forms import (
