@@ -630,8 +630,8 @@ def _write_memberships(  # noqa: C901, PLR0912 -- existing; issue 27
     current: dict[tuple[int, int], _Membership] = {}
     for chunk in _chunks(covered_clubs):
         rows = Membership.objects.current().filter(club_id__in=chunk)
-        for row in rows.values_list("pk", "player_id", "club_id", "member_number", "status", "valid_from"):
-            m = _Membership(*row)
+        for values in rows.values_list("pk", "player_id", "club_id", "member_number", "status", "valid_from"):
+            m = _Membership(*values)
             current[(m.player_id, m.club_id)] = m
     person_of = {p.written.pk: p for p in people}
     # End what the list no longer has (only by a list at least as new as the membership), but never a
@@ -705,7 +705,7 @@ def _write_memberships(  # noqa: C901, PLR0912 -- existing; issue 27
     players_status_sync(player_ids=touched)
     gone = {m.player_id for m in ended} - {pid for pid, _ in listed}
     if gone:
-        still = set()
+        still: set[int] = set()
         for chunk in _chunks(gone):
             still.update(
                 Membership.objects.current().filter(player_id__in=chunk).values_list("player_id", flat=True)
