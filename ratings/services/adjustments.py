@@ -40,7 +40,7 @@ def adjustment_save(*, adjustment: RatingAdjustment, user: Actor = None) -> Reca
     with transaction.atomic():
         lock_ratings()
         old = RatingAdjustment.objects.filter(pk=adjustment.pk).first() if adjustment.pk else None
-        author = audit.stored_user(user)
+        author = audit.stored_user(user=user)
         if adjustment.author_id is None and author is not None:
             adjustment.author = author
         if adjustment.kind == AdjustmentKind.START:

@@ -92,7 +92,7 @@ def record(  # noqa: PLR0913 -- existing; issue 27
     )
 
 
-def stored_user(user: Actor) -> User | None:
+def stored_user(*, user: Actor) -> User | None:
     """The user a row refers to (``author``, ``created_by``): None for no user and the anonymous one."""
     return user if user is not None and user.is_authenticated and user.pk else None
 

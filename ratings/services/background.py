@@ -132,7 +132,7 @@ def job_schedule(
         resume=resume,
         estimate=estimate,
         tournament_id=tournament_id,
-        created_by=audit.stored_user(user),
+        created_by=audit.stored_user(user=user),
     )
     transaction.on_commit(lambda: _job_enqueue(job.pk))
     return job

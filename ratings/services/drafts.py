@@ -43,12 +43,12 @@ def draft_save(
         defaults={
             "participants": list(participants),
             "games": sorted(games, key=lambda g: (g["round"], g["board"])),
-            "updated_by": audit.stored_user(user),
+            "updated_by": audit.stored_user(user=user),
         },
         create_defaults={
             "participants": list(participants),
             "games": sorted(games, key=lambda g: (g["round"], g["board"])),
-            "updated_by": audit.stored_user(user),
+            "updated_by": audit.stored_user(user=user),
             "base_version": version,
         },
     )

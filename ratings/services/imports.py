@@ -306,7 +306,7 @@ def tournament_import(*, parsed: ParsedTournament, user: Actor = None) -> Import
                             index=index,
                             fide_elo=fide if dwz is None else None,
                             reason=f"Import {parsed.name}",
-                            author=audit.stored_user(user),
+                            author=audit.stored_user(user=user),
                         )
                     )
             elif (

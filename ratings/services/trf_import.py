@@ -226,7 +226,7 @@ def _save(
                         index=state.index if state.dwz is not None else None,
                         fide_elo=state.fide_elo if state.dwz is None else None,
                         reason=_("Startwert aus TRF-Datei „%(name)s“") % {"name": head.name},
-                        author=audit.stored_user(user),
+                        author=audit.stored_user(user=user),
                     )
                 )
         Membership.objects.bulk_create(memberships, batch_size=500)
