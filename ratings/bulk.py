@@ -15,15 +15,16 @@ import re
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from decimal import Decimal
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db import connection, connections, models, transaction
+from django.db.models.options import Options
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence]) -> int:
+def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
     """Insert ``rows`` (tuples in ``fields`` order) into ``model``'s table; returns the number inserted."""
     opts = model._meta
     columns = [_column(opts, name) for name in fields]
@@ -40,7 +41,7 @@ def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable
             return count
         adapters = [_adapter(_field(opts, name)) for name in fields]
         sql = f"INSERT INTO {table} ({column_list}) VALUES ({', '.join(['%s'] * len(columns))})"  # noqa: S608 - names from the model, values as parameters
-        batch: list[tuple] = []
+        batch: list[tuple[Any, ...]] = []
         for row in rows:
             batch.append(
                 tuple(a(v) if a and v is not None else v for a, v in zip(adapters, row, strict=True))
@@ -55,19 +56,19 @@ def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable
     return count
 
 
-def _field(opts, name: str) -> models.Field:
+def _field(opts: Options[Any], name: str) -> models.Field[Any, Any]:
     field = opts.get_field(name)
     assert isinstance(field, models.Field)  # a concrete column, not a reverse relation
     return field
 
 
-def _column(opts, name: str) -> str:
+def _column(opts: Options[Any], name: str) -> str:
     column = _field(opts, name).column
     assert column is not None
     return column
 
 
-def _adapter(field: models.Field):
+def _adapter(field: models.Field[Any, Any]) -> Callable[[Any], Any] | None:
     ops = connection.ops
     if isinstance(field, models.DateTimeField):
         return ops.adapt_datetimefield_value
@@ -77,7 +78,7 @@ def _adapter(field: models.Field):
 
 
 def update_rows(
-    model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence], *, by: Sequence[str] = ()
+    model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]], *, by: Sequence[str] = ()
 ) -> int:
     """Update many rows by primary key: ``rows`` are ``(pk, value, ...)`` in ``fields`` order (a pk given
     twice gets its last values). ``by``: the fields of a unique key to find the rows by instead of the
@@ -127,7 +128,7 @@ def update_rows(
     return len(params)
 
 
-def array_literal(values: list) -> str | list:
+def array_literal(values: list[Any]) -> str | list[Any]:
     """A column of values as one PostgreSQL array literal (text), for a ``%s::type[]`` parameter: psycopg
     dumps a list element by element through a regular expression for quoting, which was a third of the
     late chain's in-place ``UPDATE`` of 6,700 rows x 17 columns. Integers, decimals, booleans, dates and
@@ -168,7 +169,7 @@ def tune_window_reads(*, work_mem_mb: int) -> None:
             cursor.execute("SET LOCAL random_page_cost = 1.1")
 
 
-def select_rows(queryset: models.QuerySet) -> Iterator[tuple]:
+def select_rows(queryset: models.QuerySet[Any, Any]) -> Iterator[tuple[Any, ...]]:
     """The rows of a ``values_list`` query as the driver's tuples (lazily: the query runs at the first row).
 
     On PostgreSQL the query's own SQL (the ORM builds it) is executed directly and fetched 10,000 rows at a
@@ -179,14 +180,14 @@ def select_rows(queryset: models.QuerySet) -> Iterator[tuple]:
     return itertools.chain.from_iterable(_batches_of(queryset))
 
 
-def _batches_of(queryset: models.QuerySet) -> Iterator[Iterable[tuple]]:
+def _batches_of(queryset: models.QuerySet[Any, Any]) -> Iterator[Iterable[tuple[Any, ...]]]:
     if connection.vendor != "postgresql":
         yield queryset
         return
     yield from _batches(*queryset.query.get_compiler(using=queryset.db).as_sql())
 
 
-def select_sql(sql: str, params: Sequence) -> Iterator[tuple]:
+def select_sql(sql: str, params: Sequence[Any]) -> Iterator[tuple[Any, ...]]:
     """The rows of a query the ORM compiled (``select_rows``; PostgreSQL), fetched 10,000 at a time.
 
     The rows are handed on from each batch by ``itertools.chain``: a generator yielding every one of a full
@@ -194,7 +195,7 @@ def select_sql(sql: str, params: Sequence) -> Iterator[tuple]:
     return itertools.chain.from_iterable(_batches(sql, params))
 
 
-def _batches(sql: str, params: Sequence) -> Iterator[list[tuple]]:
+def _batches(sql: str, params: Sequence[Any]) -> Iterator[list[tuple[Any, ...]]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(10_000):
@@ -235,14 +236,16 @@ class WriteBehind:
         self._wrapper = connections[connection.alias]  # this thread's Django connection, not the proxy
         self._raw = connection.connection  # its psycopg connection: the caller's transaction
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="write-behind")
-        self._pending: Future | None = None
+        self._pending: Future[None] | None = None
 
-    def replace(self, deletes: Sequence[tuple[str, list[int]]], copies: Sequence[tuple[str, list]]) -> None:
+    def replace(
+        self, deletes: Sequence[tuple[str, list[int]]], copies: Sequence[tuple[str, list[Any]]]
+    ) -> None:
         """After the previous job: ``deletes`` (``delete_sql``, ids), then ``copies`` (``copy_sql``, rows)."""
         self.wait()
         self._pending = self._executor.submit(self._run, deletes, copies)
 
-    def _run(self, deletes: Sequence[tuple[str, list[int]]], copies: Sequence[tuple[str, list]]) -> None:
+    def _run(self, deletes: Sequence[tuple[str, list[int]]], copies: Sequence[tuple[str, list[Any]]]) -> None:
         with self._wrapper.wrap_database_errors, self._raw.cursor() as cursor:  # Django's exception classes
             for sql, ids in deletes:
                 if ids:
@@ -294,7 +297,7 @@ def shared_snapshot() -> str | None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_export_snapshot()")
         (snapshot,) = cursor.fetchone()
-    return snapshot
+    return str(snapshot)
 
 
 def read_ahead(  # noqa: C901 -- existing; issue 27

@@ -8,6 +8,7 @@ and the background jobs (``recalculation``)."""
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING, TypeGuard
 
 from django import forms
 from django.contrib import admin, messages
@@ -36,7 +37,10 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.selectors import plausibility
-from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.tournament_checks import TournamentConflict, TournamentGone
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class YearFilter(admin.SimpleListFilter):
@@ -90,11 +94,14 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ["club"]
 
 
+START_VALUE_FIELDS = ("kind", "date", "dwz", "index", "fide_elo", "reason", "author")
+
+
 class StartValueInline(admin.TabularInline):
     model = RatingAdjustment
     extra = 0
-    fields = ["kind", "date", "dwz", "index", "fide_elo", "reason", "author"]
-    readonly_fields = fields
+    fields = START_VALUE_FIELDS
+    readonly_fields = START_VALUE_FIELDS
     can_delete = False
     verbose_name_plural = _("Wertungsänderungen (bearbeiten unter „Wertungsänderungen“)")
 
@@ -176,9 +183,9 @@ class EntryInline(admin.TabularInline):
     autocomplete_fields = ["player"]
 
 
-def _is_id(value: str | None) -> bool:
+def _is_id(value: str | None) -> TypeGuard[str]:
     """A posted primary key a database integer can hold ("²" passes isdigit but not int)."""
-    return bool(value) and value.isascii() and value.isdecimal() and len(value) <= 18
+    return bool(value and value.isascii() and value.isdecimal() and len(value) <= 18)
 
 
 class GameFormSet(BaseInlineFormSet):
@@ -239,7 +246,9 @@ class GameFormSet(BaseInlineFormSet):
         players = list(Player.objects.filter(pk__in=entered).order_by("pk"))
         warnings = plausibility.tournament_warnings(tournament=head, players=players, games=games)
         if warnings:
-            lines = [f"{w.message} ({w.link_text}: {w.url})" if w.url else w.message for w in warnings]
+            lines: list[StrOrPromise] = [
+                f"{w.message} ({w.link_text}: {w.url})" if w.url else w.message for w in warnings
+            ]
             lines.append(
                 _(
                     "Nicht gespeichert: bitte prüfen und „Auffälligkeiten geprüft – trotzdem speichern“ "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import wraps
+from typing import overload
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -82,6 +83,10 @@ def _num(value):
     )
 
 
+@overload
+def _club(club: Club) -> dict: ...
+@overload
+def _club(club: None) -> None: ...
 def _club(club: Club | None) -> dict | None:
     if club is None:
         return None
@@ -115,7 +120,11 @@ def player(request: HttpRequest, key: str) -> JsonResponse:
     history = []
     for row in rows:
         ev, adj = row.evaluation, row.adjustment
-        item = {"number": row.number, "date": row.date.isoformat() if row.date else None, "type": row.kind}
+        item: dict[str, object] = {
+            "number": row.number,
+            "date": row.date.isoformat() if row.date else None,
+            "type": row.kind,
+        }
         if ev is not None:
             item.update(
                 tournament={"id": ev.tournament_id, "name": ev.tournament.name, "code": ev.tournament.code},
@@ -133,6 +142,7 @@ def player(request: HttpRequest, key: str) -> JsonResponse:
                 index_new=ev.index_new,
             )
         else:
+            assert adj is not None, "a history row is an evaluation or an adjustment"
             item.update(kind=adj.kind, dwz_new=adj.dwz, index_new=adj.index, fide_elo=adj.fide_elo)
         history.append(item)
     data = _player_summary(player)
@@ -153,7 +163,7 @@ def club_players(request: HttpRequest, zps: str) -> JsonResponse:
     members = lists.rating_list().in_club(club)
     if request.GET.get("aktiv") in ("1", "true", "ja"):
         members = members.active()
-    members = lists.ranked(members)
+    ranked = lists.ranked(members)
     return _json(
         {
             "club": {
@@ -161,7 +171,9 @@ def club_players(request: HttpRequest, zps: str) -> JsonResponse:
                 "organisation": {"code": club.organisation.code, "name": club.organisation.name},
             },
             "players": [
-                {"rank": p.rank if p.dwz is not None else None, **_player_summary(p)} for p in members
+                # ``rank`` is lists.ranked's window annotation, which django-stubs does not see on Player
+                {"rank": p.rank if p.dwz is not None else None, **_player_summary(p)}  # type: ignore[attr-defined]
+                for p in ranked
             ],
         }
     )

@@ -124,8 +124,8 @@ class Player(models.Model):
         return f"{self.surname}, {self.first_name}" if self.first_name else self.surname
 
 
-class MembershipQuerySet(models.QuerySet):
-    def current(self):
+class MembershipQuerySet(models.QuerySet["Membership"]):
+    def current(self) -> Self:
         """Memberships not ended (``valid_until`` empty)."""
         return self.filter(valid_until__isnull=True)
 

@@ -9,11 +9,11 @@ import hashlib
 import os
 import platform
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import overload
+from typing import ParamSpec, TypeVar, overload
 
 from django.conf import settings
 
@@ -52,7 +52,12 @@ class RecalculationReport:
         self.elapsed += other.elapsed
 
 
-def without_cyclic_gc(function):
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_T = TypeVar("_T")
+
+
+def without_cyclic_gc(function: Callable[_P, _R]) -> Callable[_P, _R]:
     """Run ``function`` with Python's cyclic garbage collector paused.
 
     A full replay allocates millions of small acyclic objects (rows, pairings, states) that reference
@@ -61,7 +66,7 @@ def without_cyclic_gc(function):
     """
 
     @functools.wraps(function)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         enabled = gc.isenabled()
         gc.disable()
         try:
@@ -107,7 +112,7 @@ def code_digest() -> bytes:
     return _CODE_DIGEST
 
 
-def chunks(values: Iterable, size: int = IN_CHUNK) -> Iterator[list]:
+def chunks(values: Iterable[_T], size: int = IN_CHUNK) -> Iterator[list[_T]]:
     values = list(values)
     for i in range(0, len(values), size):
         yield values[i : i + size]
@@ -117,7 +122,7 @@ def engine_id(pk: int) -> str:
     return str(pk)
 
 
-class EngineIds(dict):
+class EngineIds(dict[int, str]):
     """Player pk -> engine id (``str(pk)``), one shared string per player."""
 
     def __missing__(self, pk: int) -> str:

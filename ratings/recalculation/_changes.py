@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import cast
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef
@@ -345,9 +345,9 @@ def _write(
     whole tournaments cost the deletes, the inserts into three indexes and their foreign-key checks for
     all of them."""
     write: list[int] = []
-    new_evaluations: list[tuple] = []
-    new_restpartien: list[tuple] = []
-    in_place: list[tuple] = []
+    new_evaluations: list[tuple[Any, ...]] = []
+    new_restpartien: list[tuple[Any, ...]] = []
+    in_place: list[tuple[Any, ...]] = []
     renewed: set[tuple[int, int]] = set()  # (tournament, player) whose Restpartien are replaced
     decimals = Decimals()
     touched: set[int] = set()
@@ -418,7 +418,7 @@ def _rows_changed(before: StoredTournament | None, result: TournamentResult, ord
     return changed | {int(pid) for pid in old}
 
 
-def _player_part(row: tuple) -> tuple:
+def _player_part(row: tuple[Any, ...]) -> tuple[Any, ...]:
     """What a stored row gives the player's own row: whether it sets his DWZ, and DWZ and index after it."""
     return sets_rating(row[1], row[4]), row[10], row[11]  # status, n, dwz_new, index_new
 

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Generator, Hashable
 from contextlib import closing, nullcontext
 from operator import itemgetter
-from typing import cast
+from typing import Any, cast
 
 from django.db.models import Count
 from django.utils import timezone
@@ -100,10 +100,13 @@ class Certificates:
         self.reused: set[int] = set()
         self.stored: dict[int, StoredTournament] = {}
         self.digests: dict[int, str] = {}
-        self.games: dict[int, list[tuple]] = {}
+        self.games: dict[int, list[tuple[Any, ...]]] = {}
 
     def window(
-        self, stored: dict[int, StoredTournament], digests: dict[int, str], games: dict[int, list[tuple]]
+        self,
+        stored: dict[int, StoredTournament],
+        digests: dict[int, str],
+        games: dict[int, list[tuple[Any, ...]]],
     ) -> None:
         self.stored, self.digests, self.games = stored, digests, games
         self.inputs = {}
@@ -188,12 +191,14 @@ def replay_in_windows(
 
     birth_years = dict(Player.objects.order_by().values_list("pk", "birth_year"))
 
-    def load(window: Window) -> tuple[list[TournamentEvent], dict[int, StoredTournament], dict, dict]:
+    def load(
+        window: Window,
+    ) -> tuple[list[TournamentEvent], dict[int, StoredTournament], dict[Any, Any], dict[Any, Any]]:
         first, until = window
         if certificates is None:
             events = load_tournament_events(first, set(), until=until, birth_years=birth_years)
             return events, load_stored(since, window=window), {}, {}
-        games: dict[int, list[tuple]] = {}
+        games: dict[int, list[tuple[Any, ...]]] = {}
         events = load_tournament_events(first, set(), until=until, birth_years=birth_years, raw_games=games)
         return events, load_stored(since, window=window), load_digests(window), games
 
@@ -270,8 +275,8 @@ def recalculate_full(
     with closing(replayed), behind or nullcontext():  # on an error: the reader stops, the writer finishes
         for _window, events, evaluated, stored in replayed:
             clear: list[int] = []
-            evaluations: list[tuple] = []
-            restpartien: list[tuple] = []
+            evaluations: list[tuple[Any, ...]] = []
+            restpartien: list[tuple[Any, ...]] = []
             for key, result in evaluated.items():
                 event = events[key]  # type: ignore[index]  # tournament events are keyed by pk here
                 tid = tournament_key(event)

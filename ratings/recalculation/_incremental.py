@@ -26,7 +26,7 @@ import heapq
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from ratings.dwz import sets_rating
 from ratings.dwz.replay import (
@@ -247,7 +247,7 @@ class Frontier:
     def add(self, events: list[TournamentEvent]) -> None:
         self.events.update({cast(int, ev.key): ev for ev in events})
 
-    def tournament(self, tid: int, evaluator: Callable, reevaluator: Callable) -> None:  # noqa: C901, PLR0912 -- existing; issue 27
+    def tournament(self, tid: int, evaluator: Callable[..., Any], reevaluator: Callable[..., Any]) -> None:  # noqa: C901, PLR0912 -- existing; issue 27
         if tid not in self.events:
             self.load(tid)
         event = self.events.get(tid)
@@ -384,8 +384,8 @@ class Frontier:
 
     def run(
         self,
-        evaluator: Callable,
-        reevaluator: Callable,
+        evaluator: Callable[..., Any],
+        reevaluator: Callable[..., Any],
         progress: Callable[[int, int], None] | None = None,
         *,
         until: OrderKey | None = None,
@@ -455,7 +455,9 @@ def stored_inputs(event: TournamentEvent, stored: StoredTournament | None) -> di
 _ENTERED_WITH_DWZ = (Status.RATED.value, Status.NON_MEMBER.value)
 
 
-def row_state(row: tuple | None, stored: StoredTournament | None, order: OrderKey) -> PlayerState | None:
+def row_state(
+    row: tuple[Any, ...] | None, stored: StoredTournament | None, order: OrderKey
+) -> PlayerState | None:
     """A clean player's state entering a tournament, read off his stored row there (``states_before`` reads
     the state at the changed point the same way), or None if the row does not tell it: no row, rows at
     another position, or an input without a DWZ (then the Restpartien and a FIDE rating count).

@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import F, IntegerField, Min, QuerySet
 from django.db.models.functions import Cast, Round
@@ -59,7 +60,7 @@ def load_tournament_events(
     names: EngineIds | None = None,
     until: datetime.date | None = None,
     birth_years: Mapping[int, int | None] | None = None,
-    raw_games: dict[int, list[tuple]] | None = None,
+    raw_games: dict[int, list[tuple[Any, ...]]] | None = None,
 ) -> list[TournamentEvent]:
     """Rated tournaments ending on or after ``since`` (and before ``until``, if given) with their entries
     and pairings: three queries.
@@ -74,7 +75,7 @@ def load_tournament_events(
     """
     untils = () if until is None else (until,)
 
-    def head(since: datetime.date, *until: datetime.date) -> QuerySet:
+    def head(since: datetime.date, *until: datetime.date) -> QuerySet[Any]:
         query = Tournament.objects.filter(rated=True, end_date__gte=since).order_by()
         return query.filter(end_date__lt=until[0]) if until else query
 
@@ -82,7 +83,7 @@ def load_tournament_events(
     if birth_years is None:
         columns += ("player__birth_year",)
 
-    def entries(*until: datetime.date) -> QuerySet:
+    def entries(*until: datetime.date) -> QuerySet[Any]:
         query = TournamentEntry.objects.order_by("tournament_id", F("start_rank").asc(nulls_last=True), "pk")
         if only is None:
             query = query.filter(tournament__rated=True, tournament__end_date__gte=since)
@@ -106,7 +107,9 @@ def load_tournament_events(
         if pk not in exclude
     }
     names = EngineIds() if names is None else names
-    rows: Iterable[tuple] = _rows(("entries", columns, len(untils)), entries, only, "tournament_id", *untils)
+    rows: Iterable[tuple[Any, ...]] = _rows(
+        ("entries", columns, len(untils)), entries, only, "tournament_id", *untils
+    )
     if isinstance(birth_years, BirthYears):
         rows = [row for row in rows if row[0] in tournaments]
         birth_years.read({row[1] for row in rows})
@@ -119,7 +122,7 @@ def load_tournament_events(
 
 def tournament_events(
     tournaments: Mapping[int, tuple[datetime.date, str | None, str]],
-    entries: Iterable[tuple],
+    entries: Iterable[tuple[Any, ...]],
     games: Mapping[int, Sequence[GameInput]],
     names: EngineIds,
     birth_years: Mapping[int, int | None] | None,
@@ -210,7 +213,7 @@ class BirthYears(dict[int, int | None]):
             self.update(select_of("birth years", _birth_years, missing, "id"))
 
 
-def _birth_years() -> QuerySet:
+def _birth_years() -> QuerySet[Any]:
     return Player.objects.order_by().values_list("pk", "birth_year")
 
 
@@ -221,12 +224,12 @@ def load_games(
     *,
     until: datetime.date | None = None,
     raw: bool = False,
-) -> dict:
+) -> dict[Any, Any]:
     """Pairings (two players) of ``tournaments``, or of every rated tournament ending on or after ``since``
     (and before ``until``), in round / board / creation order: ``GameInput``s, or with ``raw`` the rows."""
-    games: dict[int, list] = defaultdict(list)
+    games: dict[int, list[Any]] = defaultdict(list[Any])
 
-    def pairings() -> QuerySet:
+    def pairings() -> QuerySet[Any]:
         query = (
             Game.objects.filter(result__in=sorted(PAIRING_RESULTS))
             .order_by("tournament_id", "round", F("board").asc(nulls_last=True), "pk")
@@ -247,7 +250,7 @@ def load_games(
     return games
 
 
-def game_inputs(rows: Iterable[tuple], names: EngineIds) -> list[GameInput]:
+def game_inputs(rows: Iterable[tuple[Any, ...]], names: EngineIds) -> list[GameInput]:
     """Pairing rows ``(tournament, white pk, black pk, result)`` as the engine's games."""
     return [GameInput(names[white], names[black], result) for _, white, black, result in rows]
 
@@ -267,11 +270,11 @@ def load_adjustment_events(since: OrderKey, exclude: set[int]) -> list[Adjustmen
 
 def _rows(
     key: Hashable,
-    build: Callable[..., QuerySet],
+    build: Callable[..., QuerySet[Any]],
     ids: Collection[int] | None,
     column: str,
     *dates: datetime.date,
-) -> Iterator[tuple]:
+) -> Iterator[tuple[Any, ...]]:
     """The rows of ``build(*dates)``, all of them (``ids`` None) or restricted to ``ids`` in ``column``
     (``select_of``: one array parameter on PostgreSQL, where an ``IN`` list costs psycopg a parameter each,
     the query compiled once per ``key``; chunks on SQLite)."""
@@ -291,7 +294,7 @@ class StoredTournament:
 
     edition: str | None  # None if the rows disagree (then the tournament is always rewritten)
     order: OrderKey
-    rows: list[tuple] = field(default_factory=list)
+    rows: list[tuple[Any, ...]] = field(default_factory=list)
 
     def player_ids(self) -> set[int]:
         return {int(row[0]) for row in self.rows}
@@ -336,7 +339,7 @@ def load_stored(
     such a query.
     """
 
-    def selected(key: str, build: Callable[[], QuerySet]) -> Iterator[tuple]:
+    def selected(key: str, build: Callable[[], QuerySet[Any]]) -> Iterator[tuple[Any, ...]]:
         if window is not None:
             first, until = window
             queryset = build().filter(tournament__rated=True, tournament__end_date__gte=first)
@@ -348,7 +351,7 @@ def load_stored(
 
     rp_rows: dict[tuple[int, int], list[RestpartieValue]] = defaultdict(list)
 
-    def rp_query() -> QuerySet:
+    def rp_query() -> QuerySet[Any]:
         return Restpartie.objects.order_by("tournament_id", "player_id", "seq").values_list(
             "tournament_id", "player_id", "opponent_rating", _scaled("score", 1000), "end_date"
         )
@@ -359,7 +362,7 @@ def load_stored(
     stored: dict[int, StoredTournament] = {}
     seen = set()
 
-    def add_head(tid, head) -> StoredTournament:
+    def add_head(tid: int, head: tuple[Any, ...]) -> StoredTournament:
         t = stored.get(tid)
         if (tid, head) in seen:  # the same head from another chunk of players
             assert t is not None
@@ -374,7 +377,7 @@ def load_stored(
         return t
 
     # Each row carries its head (end date, code suffix, edition): no separate DISTINCT query over the rows.
-    def query() -> QuerySet:
+    def query() -> QuerySet[Any]:
         return Evaluation.objects.order_by(*(("tournament_id", "pk") if in_order else ())).values_list(
             "tournament_id",
             "player_id",
@@ -401,7 +404,7 @@ def load_stored(
     with_restpartien = {tid for tid, _ in restpartien}  # a few: most rows skip the (tid, player) lookup
     # The head of the rows being read; compared field by field (no tuple per row).
     cur_tid = cur_end = cur_suffix = cur_edition = None
-    rows: list[tuple] = []
+    rows: list[tuple[Any, ...]] = []
     stored_rows = selected("rows", query)
     for (tid, player_id, status, dwz_old, index_old, n, points, expected, coefficient, level, performance,
          dwz_new, index_new, takeover, entry_rating, end, suffix, edition) in stored_rows:  # fmt: skip
@@ -432,7 +435,7 @@ def load_stored(
     return stored
 
 
-class _Tenths(dict):
+class _Tenths(dict[Any, Any]):
     """Tenths (the scaled coefficient column) -> ``Decimal``, computed once per value; None stays None."""
 
     def __missing__(self, tenths: int | None) -> Decimal | None:
@@ -447,7 +450,7 @@ def load_start_values(players: Collection[int] | None = None) -> StartValues:
     """Start values (of ``players`` only, if given). ``order_by()``: the model's ordering by player would
     join the player table."""
 
-    def query() -> QuerySet:
+    def query() -> QuerySet[Any]:
         return (
             RatingAdjustment.objects.filter(kind=AdjustmentKind.START)
             .order_by()
@@ -465,7 +468,7 @@ def load_members(players: Collection[int] | None = None) -> set[int]:
     """Players holding a membership (of ``players`` only, if given). ``order_by()``: the model's ordering
     (by club) would otherwise take part in the DISTINCT."""
 
-    def query() -> QuerySet:
+    def query() -> QuerySet[Any]:
         return Membership.objects.order_by().values_list("player_id").distinct()
 
     return {pk for (pk,) in _rows("members", query, None if players is None else set(players), "player_id")}
@@ -477,7 +480,7 @@ class PlayerEvents:
     rows there (tournament pk -> row in ``PlayerResult`` field order) and his dated adjustments' values."""
 
     events: list[tuple[OrderKey, tuple[str, int]]] = field(default_factory=list)
-    rows: dict[int, tuple] = field(default_factory=dict)
+    rows: dict[int, tuple[Any, ...]] = field(default_factory=dict)
     adjustments: dict[int, tuple[int | None, int | None]] = field(default_factory=dict)
 
 
@@ -523,7 +526,7 @@ def load_player_events(
                 events[int(pid)].events.append((ev.order, ("t", tid)))
     old_adjustments = []
 
-    def adjustments(since: datetime.date) -> QuerySet:
+    def adjustments(since: datetime.date) -> QuerySet[Any]:
         return (
             RatingAdjustment.objects.filter(date__isnull=False, date__gte=since)
             .order_by()
@@ -558,7 +561,7 @@ def _restpartien_before(players: set[int], since: datetime.date) -> dict[int, tu
     oldest = datetime.date(max(since.year - 2, 1), 1, 1)
     found: dict[int, list[RestpartieValue]] = defaultdict(list)
 
-    def query(oldest: datetime.date, since: datetime.date) -> QuerySet:
+    def query(oldest: datetime.date, since: datetime.date) -> QuerySet[Any]:
         return (
             Restpartie.objects.filter(end_date__gte=oldest, end_date__lt=since)
             .order_by("end_date", "tournament_id", "seq")
@@ -583,7 +586,7 @@ def states_before(  # noqa: C901, PLR0912 -- existing; issue 27
     reset: set[int],
     stored: dict[int, StoredTournament],
     old_adjustments: list[tuple[OrderKey, int, int]],
-    start_values: dict,
+    start_values: dict[Any, Any],
     from_history: bool = False,
 ) -> dict[str, PlayerState]:
     """Each player's state just before ``since``, read off the stored data (spec §9 inputs).
@@ -595,7 +598,7 @@ def states_before(  # noqa: C901, PLR0912 -- existing; issue 27
     player's state from his history before ``since`` (the stored rows from there on may be stale).
     """
     # (order, kind, the evaluation row or None for an adjustment)
-    first: dict[int, tuple[OrderKey, str, tuple | None]] = {}
+    first: dict[int, tuple[OrderKey, str, tuple[Any, ...] | None]] = {}
     for t in stored.values():
         order = t.order
         for row in t.rows:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import itertools
 from collections.abc import Callable, Collection, Hashable, Iterator
+from typing import Any
 
 from django.db import connection
 from django.db.models import BooleanField, F, Func, QuerySet, TextField, Value
@@ -41,7 +42,9 @@ class AnyOf(Func):
     output_field = BooleanField()
 
 
-def of_players(queryset: QuerySet, players: Collection[int], column: str = "player_id") -> list[QuerySet]:
+def of_players(
+    queryset: QuerySet[Any], players: Collection[int], column: str = "player_id"
+) -> list[QuerySet[Any]]:
     """``queryset`` restricted to ``players`` (in ``column``): one query on PostgreSQL, one per chunk of
     ``IN_CHUNK`` ids on SQLite."""
     if connection.vendor != "postgresql":
@@ -59,16 +62,16 @@ class _Date(datetime.date):
 
 
 # (alias, key) -> the compiled SQL, its parameters with the markers, and (parameter, value) places.
-_STATEMENTS: dict[tuple[str, Hashable], tuple[str, list, list[tuple[int, int]]]] = {}
+_STATEMENTS: dict[tuple[str, Hashable], tuple[str, list[Any], list[tuple[int, int]]]] = {}
 
 
 def select_of(
     key: Hashable,
-    build: Callable[..., QuerySet],
+    build: Callable[..., QuerySet[Any]],
     ids: Collection[int],
     column: str = "player_id",
     *dates: datetime.date,
-) -> Iterator[tuple]:
+) -> Iterator[tuple[Any, ...]]:
     """The rows (``bulk.select_rows``) of ``build(*dates)``, a ``values_list`` query, restricted to ``ids``
     in ``column`` (``of_players``).
 
@@ -91,9 +94,9 @@ def select_of(
 
 
 def _compile(
-    build: Callable[..., QuerySet], column: str, dates: int
-) -> tuple[str, list, list[tuple[int, int]]]:
-    markers: list = [_Ids("{}"), *(_Date(2000, 1, 1) for _ in range(dates))]
+    build: Callable[..., QuerySet[Any]], column: str, dates: int
+) -> tuple[str, list[Any], list[tuple[int, int]]]:
+    markers: list[Any] = [_Ids("{}"), *(_Date(2000, 1, 1) for _ in range(dates))]
     queryset = build(*markers[1:]).filter(AnyOf(F(column), Value(markers[0], output_field=TextField())))
     sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
     places = [
@@ -123,7 +126,7 @@ def dated_adjustments(
     return found
 
 
-def update_in_place(rows: list[tuple], renewed: set[tuple[int, int]]) -> None:
+def update_in_place(rows: list[tuple[Any, ...]], renewed: set[tuple[int, int]]) -> None:
     """Overwrite stored evaluation rows with ``rows`` (``write.EVALUATION_FIELDS[1:]`` order) by tournament
     and player, and delete the Restpartien of the ``renewed`` (tournament, player) pairs (the caller
     inserts their new ones). An update that keeps the keys needs no foreign-key check and no new index
@@ -141,14 +144,16 @@ def update_in_place(rows: list[tuple], renewed: set[tuple[int, int]]) -> None:
             Restpartie.objects.filter(pk__in=chunk).delete()
 
 
-def _ids_of_pairs(model, pairs: Collection[tuple[int, int]], *, every: bool = False) -> dict:
+def _ids_of_pairs(
+    model: type[Evaluation | Restpartie], pairs: Collection[tuple[int, int]], *, every: bool = False
+) -> dict[tuple[int, ...], int]:
     """The primary keys of ``model``'s rows of the (tournament, player) ``pairs``, read by tournament (a
     tournament's rows lie together; adding the players made PostgreSQL intersect with a scan of every row
     of those players) and narrowed here. ``every``: several rows per pair (keyed by (tournament, player,
     pk))."""
     wanted = set(pairs)
     query = model.objects.order_by().values_list("tournament_id", "player_id", "pk")
-    found: dict = {}
+    found: dict[tuple[int, ...], int] = {}
     for part in of_players(query, {tid for tid, _ in wanted}, "tournament_id"):
         for tid, player_id, pk in part:
             if (tid, player_id) in wanted:

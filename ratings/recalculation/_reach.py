@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Min
 
@@ -86,6 +87,6 @@ def reach_of_delete(*, tournament: Tournament) -> Reach:
     return _reach(tournament, frontier.evaluated, frontier.dirty if background else None)
 
 
-def _reach(tournament: Tournament, evaluated: dict, unfinished: set[str] | None) -> Reach:
+def _reach(tournament: Tournament, evaluated: dict[Any, Any], unfinished: set[str] | None) -> Reach:
     # As the views read the report: the players left dirty at ``until`` are what the job still has to do.
     return Reach([pk for pk in evaluated if pk != tournament.pk], bool(unfinished))

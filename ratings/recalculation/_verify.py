@@ -7,6 +7,7 @@ import datetime
 from collections import defaultdict
 from collections.abc import Callable
 from contextlib import closing
+from typing import Any
 
 from django.db import transaction
 
@@ -34,7 +35,9 @@ from ._load import (
 from ._write import orphan_restpartien
 
 
-def _position_problems(tid: int, event: TournamentEvent, edition: str, rows: dict[str, tuple]) -> list[str]:
+def _position_problems(
+    tid: int, event: TournamentEvent, edition: str, rows: dict[str, tuple[Any, ...]]
+) -> list[str]:
     """Stored copies of the tournament's position (end date, code suffix) and edition that differ from
     what a replay would write: stale positions mislead every later incremental recalculation."""
     want = (event.end_date, order_suffix(event.code), edition)
@@ -46,8 +49,8 @@ def _position_problems(tid: int, event: TournamentEvent, edition: str, rows: dic
     return problems
 
 
-def _positions(tournaments: set[int]) -> dict[int, dict[str, tuple]]:
-    positions: dict[int, dict[str, tuple]] = defaultdict(dict)
+def _positions(tournaments: set[int]) -> dict[int, dict[str, tuple[Any, ...]]]:
+    positions: dict[int, dict[str, tuple[Any, ...]]] = defaultdict(dict)
     for chunk in chunks(sorted(tournaments)):
         for tid, player_id, end, suffix, edition in (
             Evaluation.objects.filter(tournament_id__in=chunk)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Collection, Iterable, Mapping
 from decimal import Decimal
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 from django.db.models import Exists, Max, OuterRef, QuerySet
@@ -37,11 +38,11 @@ for _model, _fields in ((Evaluation, EVALUATION_FIELDS), (Restpartie, RESTPARTIE
     if tuple(f.attname for f in _model._meta.concrete_fields) != _fields:
         raise ImproperlyConfigured(f"recalculation: update the field order of {_model.__name__}")
 
-EvaluationRow = tuple  # ``EVALUATION_FIELDS[1:]``
-RestpartieRow = tuple  # ``RESTPARTIE_FIELDS[1:]``
+EvaluationRow = tuple[Any, ...]  # ``EVALUATION_FIELDS[1:]``
+RestpartieRow = tuple[Any, ...]  # ``RESTPARTIE_FIELDS[1:]``
 
 
-class Decimals(dict):
+class Decimals(dict[int | None, Decimal | None]):
     """Thousandths -> ``Decimal`` (the same value as ``Decimal(k) / 1000``), computed once per value."""
 
     def __missing__(self, thousandths: int | None) -> Decimal | None:

@@ -5,6 +5,8 @@ the recalculation (``ratings.recalculation``, its own package), ``players`` on `
 importers on all of those.
 """
 
+from ratings.tournament_checks import games_validate
+
 from .adjustments import adjustment_delete, adjustment_save, player_recalculate
 from .players import (
     membership_delete,
@@ -16,7 +18,6 @@ from .players import (
     players_status_sync,
 )
 from .tournaments import (
-    games_validate,
     tournament_admin_save,
     tournament_create,
     tournament_delete,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 
 from ratings.dwz.replay import OrderKey, adjustment_order, day_start
@@ -21,8 +23,11 @@ from ratings.recalculation import (
 from . import audit
 from .background import recalculate_or_schedule
 
+if TYPE_CHECKING:
+    from ratings.services.audit import Actor
 
-def _position(adjustment: RatingAdjustment):
+
+def _position(adjustment: RatingAdjustment) -> OrderKey | None:
     """Where the adjustment takes effect in the order; None for a start value of a player without events."""
     if adjustment.kind == AdjustmentKind.START:
         return player_first_event(adjustment.player_id)
@@ -30,13 +35,14 @@ def _position(adjustment: RatingAdjustment):
     return adjustment_order(adjustment.date, adjustment.pk)
 
 
-def adjustment_save(*, adjustment: RatingAdjustment, user=None) -> RecalculationReport:
+def adjustment_save(*, adjustment: RatingAdjustment, user: Actor = None) -> RecalculationReport:
     """Validate and save a start value or dated adjustment, then recalculate from its (old or new) date."""
     with transaction.atomic():
         lock_ratings()
         old = RatingAdjustment.objects.filter(pk=adjustment.pk).first() if adjustment.pk else None
-        if adjustment.author_id is None and getattr(user, "pk", None):
-            adjustment.author = user
+        author = audit.stored_user(user=user)
+        if adjustment.author_id is None and author is not None:
+            adjustment.author = author
         if adjustment.kind == AdjustmentKind.START:
             adjustment.date = None
         adjustment.full_clean()
@@ -79,7 +85,7 @@ def _moved_away(old: RatingAdjustment | None, new: RatingAdjustment) -> list[tup
     return [(place, [old.player_id])]
 
 
-def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> RecalculationReport:
+def adjustment_delete(*, adjustment: RatingAdjustment, user: Actor = None) -> RecalculationReport:
     with transaction.atomic():
         lock_ratings()
         position = _position(adjustment)
@@ -91,13 +97,14 @@ def adjustment_delete(*, adjustment: RatingAdjustment, user=None) -> Recalculati
             return recalculate_or_schedule(
                 changes=Changes(since=position, reset=[adjustment.player_id]), until=position, user=user
             )
+        assert position is not None  # a dated adjustment has its place (_position)
         changes = Changes(since=position, removed_adjustments=[adjustment.pk])
         report = recalculate_or_schedule(changes=changes, until=position, user=user)
         adjustment.delete()
         return report
 
 
-def player_recalculate(*, player: Player, user=None) -> RecalculationReport:
+def player_recalculate(*, player: Player, user: Actor = None) -> RecalculationReport:
     """After a change of the player's own data (birth year, memberships): replay his history.
 
     Every tournament of his counts as changed (evaluated again whatever else happens): his birth year is an

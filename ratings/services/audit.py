@@ -13,15 +13,22 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.db import transaction
 
 from ratings.models.adjustment import RatingAdjustment
-from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
+from ratings.models.audit import AuditAction as AuditAction  # used by the services as audit.AuditAction
+from ratings.models.audit import AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.models.player import Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    # Who writes: ``request.user`` on the web, None for imports and commands (recorded as "System").
+    Actor: TypeAlias = User | AnonymousUser | None
 
 HEAD_FIELDS = (
     "name",
@@ -60,20 +67,20 @@ def _json(value: Any) -> Any:
 
 def record(  # noqa: PLR0913 -- existing; issue 27
     *,
-    user,
+    user: Actor,
     action: str,
     object_type: str,
     object_id: int | None = None,
     object_repr: str = "",
     tournament_ref: int | None = None,
     player_ref: int | None = None,
-    changes: dict | None = None,
-    snapshot: dict | None = None,
+    changes: dict[str, Any] | None = None,
+    snapshot: dict[str, Any] | None = None,
 ) -> AuditEvent:
-    authenticated = user is not None and getattr(user, "is_authenticated", False)
+    known = user if user is not None and user.is_authenticated else None
     return AuditEvent.objects.create(
-        user=user if authenticated else None,
-        username=user.get_username() if authenticated else "",
+        user=known,
+        username=known.get_username() if known is not None else "",
         action=action,
         object_type=object_type,
         object_id=object_id,
@@ -85,15 +92,20 @@ def record(  # noqa: PLR0913 -- existing; issue 27
     )
 
 
+def stored_user(*, user: Actor) -> User | None:
+    """The user a row refers to (``author``, ``created_by``): None for no user and the anonymous one."""
+    return user if user is not None and user.is_authenticated and user.pk else None
+
+
 # --- tournaments -----------------------------------------------------------------------------------------
 
 
-def _game_label(game: dict, names: dict[int, str]) -> str:
+def _game_label(game: dict[str, Any], names: dict[int, str]) -> str:
     black = names.get(game["black"], str(game["black"])) if game["black"] is not None else "–"
     return f"R{game['round']}: {names.get(game['white'], game['white'])} – {black} {game['result']}"
 
 
-def tournament_snapshot(*, tournament: Tournament) -> dict:
+def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
     """Head, mode, entries and games of a stored tournament as plain JSON."""
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament)
@@ -119,13 +131,13 @@ def tournament_snapshot(*, tournament: Tournament) -> dict:
     }
 
 
-def stored_snapshot(*, tournament_id: int | None) -> dict | None:
+def stored_snapshot(*, tournament_id: int | None) -> dict[str, Any] | None:
     """The stored state of a tournament (None for a new one): taken before a save changes it."""
     stored = Tournament.objects.filter(pk=tournament_id).first() if tournament_id else None
     return tournament_snapshot(tournament=stored) if stored is not None else None
 
 
-def snapshot_diff(*, before: dict | None, after: dict | None) -> dict:
+def snapshot_diff(*, before: dict[str, Any] | None, after: dict[str, Any] | None) -> dict[str, Any]:
     """What changed between two snapshots: head fields ``[old, new]``, entries and games added/removed."""
     before = before or {"head": {}, "entries": [], "games": [], "mode": None}
     after = after or {"head": {}, "entries": [], "games": [], "mode": None}
@@ -149,7 +161,7 @@ def snapshot_diff(*, before: dict | None, after: dict | None) -> dict:
     if removed:
         diff["entries_removed"] = removed
 
-    def key(g: dict) -> tuple:
+    def key(g: dict[str, Any]) -> tuple[Any, ...]:
         return (g["round"], g["white"], g["black"], g["result"])
 
     old_games = {key(g): g for g in before["games"]}
@@ -164,7 +176,7 @@ def snapshot_diff(*, before: dict | None, after: dict | None) -> dict:
 
 
 def record_tournament(
-    *, tournament: Tournament, before: dict | None, user, action: str | None = None
+    *, tournament: Tournament, before: dict[str, Any] | None, user: Actor, action: str | None = None
 ) -> AuditEvent:
     after = tournament_snapshot(tournament=tournament)
     return record(
@@ -179,7 +191,7 @@ def record_tournament(
     )
 
 
-def record_tournament_delete(*, tournament: Tournament, before: dict, user) -> AuditEvent:
+def record_tournament_delete(*, tournament: Tournament, before: dict[str, Any], user: Actor) -> AuditEvent:
     return record(
         user=user,
         action=AuditAction.DELETE,
@@ -195,19 +207,19 @@ def record_tournament_delete(*, tournament: Tournament, before: dict, user) -> A
 # --- players ---------------------------------------------------------------------------------------------
 
 
-def player_snapshot(*, player: Player) -> dict:
+def player_snapshot(*, player: Player) -> dict[str, Any]:
     return {f: _json(getattr(player, f)) for f in PLAYER_FIELDS} | {
         "memberships": [str(m) for m in player.memberships.select_related("club").order_by("pk")]
     }
 
 
-def stored_player_snapshot(*, player_id: int | None) -> dict | None:
+def stored_player_snapshot(*, player_id: int | None) -> dict[str, Any] | None:
     """The stored state of a player (None for a new one): taken before a save changes it."""
     stored = Player.objects.filter(pk=player_id).first() if player_id else None
     return player_snapshot(player=stored) if stored is not None else None
 
 
-def record_player(*, player: Player, before: dict | None, user) -> AuditEvent | None:
+def record_player(*, player: Player, before: dict[str, Any] | None, user: Actor) -> AuditEvent | None:
     """The audit row of a new (``before`` None) or edited player; None when an edit changed nothing."""
     after = player_snapshot(player=player)
     changes = {
@@ -230,7 +242,7 @@ def record_player(*, player: Player, before: dict | None, user) -> AuditEvent | 
 
 
 @contextmanager
-def player_delete_recorded(*, player: Player, user) -> Iterator[None]:
+def player_delete_recorded(*, player: Player, user: Actor) -> Iterator[None]:
     """Record the deletion of ``player`` done inside the block, with his last state as snapshot."""
     with transaction.atomic():
         pk, name, before = player.pk, str(player), stored_player_snapshot(player_id=player.pk) or {}
@@ -248,7 +260,7 @@ def player_delete_recorded(*, player: Player, user) -> Iterator[None]:
 
 
 @contextmanager
-def players_recorded(*, player_ids: Iterable[int | None], user) -> Iterator[None]:
+def players_recorded(*, player_ids: Iterable[int | None], user: Actor) -> Iterator[None]:
     """Record what a write inside the block changed on these players (e.g. the admin edits a membership)."""
     with transaction.atomic():
         before = {pk: stored_player_snapshot(player_id=pk) for pk in set(player_ids) if pk}
@@ -259,7 +271,7 @@ def players_recorded(*, player_ids: Iterable[int | None], user) -> Iterator[None
                 record_player(player=player, before=snap, user=user)
 
 
-def adjustment_snapshot(*, adjustment: RatingAdjustment) -> dict:
+def adjustment_snapshot(*, adjustment: RatingAdjustment) -> dict[str, Any]:
     return {
         "kind": adjustment.kind,
         "date": _json(adjustment.date),
@@ -271,7 +283,7 @@ def adjustment_snapshot(*, adjustment: RatingAdjustment) -> dict:
 
 
 def record_adjustment(
-    *, adjustment: RatingAdjustment, user, action: str, before: dict | None = None
+    *, adjustment: RatingAdjustment, user: Actor, action: str, before: dict[str, Any] | None = None
 ) -> AuditEvent:
     """The audit row of an adjustment; ``before`` (its stored snapshot) makes an update's diff real."""
     snapshot = adjustment_snapshot(adjustment=adjustment)

@@ -22,7 +22,7 @@ import datetime
 import time
 import traceback
 from collections.abc import Callable, Collection
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -41,9 +41,14 @@ from ratings.recalculation import (
     recalculate_changes,
 )
 
+from . import audit
+
+if TYPE_CHECKING:
+    from ratings.services.audit import Actor
+
 
 def recalculate_or_schedule(
-    *, changes: Changes, until: OrderKey, tournament_id: int | None = None, user=None
+    *, changes: Changes, until: OrderKey, tournament_id: int | None = None, user: Actor = None
 ) -> RecalculationReport:
     """Recalculate ``changes`` (the lock must be held) at once, or up to ``until`` and schedule the rest."""
     seconds = background_estimate(changes)
@@ -66,7 +71,7 @@ def _changed_after(until: OrderKey, tournaments: Collection[int]) -> list[int]:
     return sorted(pk for pk, end, code in rows if tournament_order(end, code or None, pk) > until)
 
 
-def _resume_point(until: OrderKey, players: set[int], tournaments: Collection[int] = ()) -> dict:
+def _resume_point(until: OrderKey, players: set[int], tournaments: Collection[int] = ()) -> dict[str, Any]:
     """A stopped replay as ``RecalculationJob.resume`` stores it (JSON): its dirty players and the changed
     tournaments after it."""
     point = {"after": [until[0].isoformat(), *until[1:]], "players": sorted(players)}
@@ -75,13 +80,13 @@ def _resume_point(until: OrderKey, players: set[int], tournaments: Collection[in
     return point
 
 
-def _changed(resume: list[dict]) -> list[int]:
+def _changed(resume: list[dict[str, Any]]) -> list[int]:
     """The changed tournaments of ``RecalculationJob.resume`` that still exist (one may be deleted since)."""
     ids = {pk for point in resume for pk in point.get("tournaments", ())}
     return list(Tournament.objects.filter(pk__in=ids).values_list("pk", flat=True)) if ids else []
 
 
-def _unfinished(resume: list[dict]) -> list[tuple[OrderKey, list[int]]]:
+def _unfinished(resume: list[dict[str, Any]]) -> list[tuple[OrderKey, list[int]]]:
     """``RecalculationJob.resume`` as ``Changes.unfinished``."""
     points = []
     for point in resume:
@@ -95,8 +100,8 @@ def job_schedule(
     since: datetime.date,
     estimate: float = 0.0,
     tournament_id: int | None = None,
-    user=None,
-    resume: list[dict] | None = None,
+    user: Actor = None,
+    resume: list[dict[str, Any]] | None = None,
 ) -> RecalculationJob:
     """The unfinished job, moved back to ``since`` if that is earlier and given the save's ``resume``
     points, or a new one enqueued on commit. ``resume`` None: the job replays every event from its
@@ -127,7 +132,7 @@ def job_schedule(
         resume=resume,
         estimate=estimate,
         tournament_id=tournament_id,
-        created_by=user if getattr(user, "pk", None) else None,
+        created_by=audit.stored_user(user=user),
     )
     transaction.on_commit(lambda: _job_enqueue(job.pk))
     return job
@@ -266,6 +271,6 @@ def _abandoned_tasks_fail(job_ids: Collection[int]) -> int:
     )
 
 
-def _job_of(args_kwargs: dict) -> int | None:
+def _job_of(args_kwargs: dict[str, Any]) -> int | None:
     args = args_kwargs.get("args") or [args_kwargs.get("kwargs", {}).get("job_id")]
     return args[0] if isinstance(args[0], int) else None

@@ -4,6 +4,7 @@ published. A draft is never part of a rating: it is its own row, not the tournam
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -12,11 +13,19 @@ from django.utils.translation import gettext as _
 from ratings.models import Game, Tournament, TournamentDraft, TournamentEntry
 from ratings.recalculation import RecalculationReport
 
+from . import audit
 from .tournaments import tournament_save_results
+
+if TYPE_CHECKING:
+    from ratings.services.audit import Actor
 
 
 def draft_save(
-    *, tournament: Tournament, participants: Sequence[int], games: Sequence[dict], user=None
+    *,
+    tournament: Tournament,
+    participants: Sequence[int],
+    games: Sequence[dict[str, Any]],
+    user: Actor = None,
 ) -> TournamentDraft:
     """Store the entry in progress (participants in start order, boards as plain dicts)."""
     if len(set(participants)) != len(participants):
@@ -34,12 +43,12 @@ def draft_save(
         defaults={
             "participants": list(participants),
             "games": sorted(games, key=lambda g: (g["round"], g["board"])),
-            "updated_by": user if getattr(user, "pk", None) else None,
+            "updated_by": audit.stored_user(user=user),
         },
         create_defaults={
             "participants": list(participants),
             "games": sorted(games, key=lambda g: (g["round"], g["board"])),
-            "updated_by": user if getattr(user, "pk", None) else None,
+            "updated_by": audit.stored_user(user=user),
             "base_version": version,
         },
     )
@@ -51,7 +60,7 @@ def draft_discard(*, tournament: Tournament) -> None:
 
 
 def draft_publish(
-    *, tournament: Tournament, draft: TournamentDraft, user=None, mode: str | None = None
+    *, tournament: Tournament, draft: TournamentDraft, user: Actor = None, mode: str | None = None
 ) -> RecalculationReport:
     """Save the draft as the tournament's participants and games, evaluate (``tournament_save_results``) and
     drop the draft, all or nothing. Boards without a result are refused, each named; a save by someone

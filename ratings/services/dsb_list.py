@@ -15,18 +15,19 @@ import hashlib
 import io
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Field, Q
+from django.db.models import Field, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from ratings.bulk import insert_rows, update_rows
-from ratings.dwz.replay import adjustment_order, day_start
+from ratings.dwz.replay import OrderKey, adjustment_order, day_start
 from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
 from ratings.exports import spreadsheet_safe
 from ratings.formats.dsb_list import DsbList, Limits, ListError, PlayerRow, Problem
@@ -55,6 +56,8 @@ from ratings.recalculation import (
 )
 
 from .players import players_status_sync
+
+_T = TypeVar("_T")
 
 UMSTUFUNG_DATE = datetime.date(2026, 6, 8)  # dwz-rules.md §16
 UMSTUFUNG_REASON = "DWZ-Liste vom 08.06.2026"
@@ -128,7 +131,7 @@ class ImportReport:
         self.counts[outcome] += 1
         self.items.append(ReportRow(outcome, line, key, name, detail))
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[Any, Any]:
         return {
             "as_of": self.as_of.isoformat(),
             "generation": self.generation,
@@ -171,7 +174,7 @@ REPORT_OUTCOMES = {
 }
 
 
-def report_csv(*, items: Iterable[ReportRow | list | tuple]) -> str:
+def report_csv(*, items: Iterable[ReportRow | list[Any] | tuple[Any, ...]]) -> str:
     """The report as CSV (UTF-8 text; the caller adds a BOM for spreadsheet programs)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
@@ -316,7 +319,7 @@ def _fold(text: str) -> str:
     return search_key(text)
 
 
-def _wanted(row: PlayerRow, person: _Existing | None) -> dict:
+def _wanted(row: PlayerRow, person: _Existing | None) -> dict[Any, Any]:
     """The player's fields as the list gives them (empty list values keep what dwzsite knows)."""
     sex = {"M": Sex.MALE, "W": Sex.FEMALE}.get(row.sex)
     title = (
@@ -382,7 +385,7 @@ _EXISTING = (
 )
 
 
-def _existing(queryset) -> Iterable[_Existing]:
+def _existing(queryset: QuerySet[Player]) -> Iterable[_Existing]:
     return (_Existing(*row) for row in queryset.values_list(*_EXISTING))
 
 
@@ -519,7 +522,7 @@ def _match(people: list[_Person], clubs: dict[str, Club]) -> None:  # noqa: C901
         person.player = player
 
 
-def _chunks(values: Iterable, size: int = CHUNK):
+def _chunks(values: Iterable[_T], size: int = CHUNK) -> Iterator[list[_T]]:
     values = list(values)
     for i in range(0, len(values), size):
         yield values[i : i + size]
@@ -558,7 +561,7 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
     enters every evaluation)."""
     keys_taken = set(Player.objects.values_list("key", flat=True))
     now = timezone.now()
-    new_rows: list[tuple] = []
+    new_rows: list[tuple[Any, ...]] = []
     changed: list[tuple[_Existing, list[str]]] = []
     for person in people:
         row = person.primary
@@ -630,8 +633,8 @@ def _write_memberships(  # noqa: C901, PLR0912 -- existing; issue 27
     current: dict[tuple[int, int], _Membership] = {}
     for chunk in _chunks(covered_clubs):
         rows = Membership.objects.current().filter(club_id__in=chunk)
-        for row in rows.values_list("pk", "player_id", "club_id", "member_number", "status", "valid_from"):
-            m = _Membership(*row)
+        for values in rows.values_list("pk", "player_id", "club_id", "member_number", "status", "valid_from"):
+            m = _Membership(*values)
             current[(m.player_id, m.club_id)] = m
     person_of = {p.written.pk: p for p in people}
     # End what the list no longer has (only by a list at least as new as the membership), but never a
@@ -650,7 +653,7 @@ def _write_memberships(  # noqa: C901, PLR0912 -- existing; issue 27
     ended_ids = {m.pk for m in ended}
     # Free the numbers that move, then write the new ones (numbers are unique among current memberships).
     updates: list[_Membership] = []
-    creates: list[tuple] = []
+    creates: list[tuple[Any, ...]] = []
     for (player_id, club_id), row in listed.items():
         number = row.member_number or ""
         status = row.status
@@ -705,7 +708,7 @@ def _write_memberships(  # noqa: C901, PLR0912 -- existing; issue 27
     players_status_sync(player_ids=touched)
     gone = {m.player_id for m in ended} - {pid for pid, _ in listed}
     if gone:
-        still = set()
+        still: set[int] = set()
         for chunk in _chunks(gone):
             still.update(
                 Membership.objects.current().filter(player_id__in=chunk).values_list("player_id", flat=True)
@@ -767,7 +770,7 @@ def _ratings_as_of(
 ) -> dict[int, tuple[int | None, int | None]]:
     """dwzsite's DWZ and index of each player as of the end of ``date`` (after every event of that day)."""
     ids = list(player_ids)
-    best: dict[int, tuple[tuple, int | None, int | None]] = {}
+    best: dict[int, tuple[tuple[Any, ...], int | None, int | None]] = {}
     for chunk in _chunks(ids):
         for pk, dwz, index in RatingAdjustment.objects.filter(
             player_id__in=chunk, kind=AdjustmentKind.START
@@ -1055,14 +1058,16 @@ def _import(
 FULL_RECALCULATION_AFTER = 2_000
 
 
-def _first_events(players: set[int]):
+def _first_events(players: set[int]) -> OrderKey | None:
     return first_event_of(players) if players else None
 
 
 # --- background runs -------------------------------------------------------------------------------------
 
 
-def list_import_run(*, list_import: ListImport, dsb_list_reader=None) -> ListImport:
+def list_import_run(
+    *, list_import: ListImport, dsb_list_reader: Callable[..., DsbList] | None = None
+) -> ListImport:
     """Run a stored upload (``ListImport.data``): read, import, store the report. Never raises for a bad
     list: the outcome is in ``status`` / ``exit_code`` / ``summary``."""
     from ratings.formats.dsb_list import read_list_bytes

@@ -6,7 +6,7 @@ import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
@@ -32,6 +32,9 @@ from ratings.selectors.plausibility import PlausibilityWarning
 from . import audit
 from .adjustments import player_recalculate
 from .tournaments import tournament_replace
+
+if TYPE_CHECKING:
+    from ratings.services.audit import Actor
 
 
 class TournamentFileError(ValueError):
@@ -261,7 +264,7 @@ def import_warnings(*, parsed: ParsedTournament) -> list[PlausibilityWarning]:
     )
 
 
-def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
+def tournament_import(*, parsed: ParsedTournament, user: Actor = None) -> ImportResult:
     """Create or update (same code) the tournament, creating unknown players with their start values."""
     data = parsed.data
     with transaction.atomic():
@@ -303,7 +306,7 @@ def tournament_import(*, parsed: ParsedTournament, user=None) -> ImportResult:
                             index=index,
                             fide_elo=fide if dwz is None else None,
                             reason=f"Import {parsed.name}",
-                            author=user if getattr(user, "pk", None) else None,
+                            author=audit.stored_user(user=user),
                         )
                     )
             elif (

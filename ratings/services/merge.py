@@ -9,10 +9,11 @@ a message: both in the same tournament, two different DSB ids or FIDE ids.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -41,6 +42,9 @@ from ratings.recalculation import (
 from . import audit
 from .background import recalculate_or_schedule
 from .players import players_status_sync
+
+if TYPE_CHECKING:
+    from ratings.services.audit import Actor
 
 # Player fields the kept record takes from the other one where it has none.
 FILLED = ("dsb_id", "fide_id", "fide_elo", "fide_title", "fide_federation", "birth_year", "sex", "first_name")
@@ -117,7 +121,7 @@ def merge_conflicts(*, keep: Player, drop: Player) -> list[str]:
     return problems
 
 
-def players_merge(*, keep: Player, drop: Player, user=None, dry_run: bool = False) -> MergeResult:
+def players_merge(*, keep: Player, drop: Player, user: Actor = None, dry_run: bool = False) -> MergeResult:
     """Merge ``drop`` into ``keep``. ``dry_run`` does everything (the recalculation included) and rolls it
     back: the result shows whose DWZ would change and which tournaments would be re-evaluated."""
     try:
@@ -134,7 +138,7 @@ def players_merge(*, keep: Player, drop: Player, user=None, dry_run: bool = Fals
         return rollback.result
 
 
-def _merge(*, keep: Player, drop: Player, user, dry_run: bool) -> MergeResult:
+def _merge(*, keep: Player, drop: Player, user: Actor, dry_run: bool) -> MergeResult:
     keep = Player.objects.get(pk=keep.pk)
     drop = Player.objects.get(pk=drop.pk)
     problems = merge_conflicts(keep=keep, drop=drop)
@@ -213,7 +217,9 @@ def _merge(*, keep: Player, drop: Player, user, dry_run: bool) -> MergeResult:
     return MergeResult(keep=keep, report=report, moved=moved, filled=filled)
 
 
-def duplicate_candidates(*, limit: int = 200, players=None) -> list[tuple[Player, Player, str]]:
+def duplicate_candidates(
+    *, limit: int = 200, players: QuerySet[Player] | None = None
+) -> list[tuple[Player, Player, str]]:
     """Likely pairs of records of one person: same name and birth year, or the same FIDE id.
 
     ``players`` limits the search to pairs with at least one of them in that queryset (an officer's scope).
@@ -235,7 +241,7 @@ def duplicate_candidates(*, limit: int = 200, players=None) -> list[tuple[Player
     for p in qs.filter(fide_id__in=list(fide[:limit])).order_by("pk"):
         groups.setdefault(("fide", p.fide_id), []).append(p)
     rows = qs.filter(birth_year__isnull=False).values_list("pk", "surname", "first_name", "birth_year")
-    by_name: dict[tuple, list[int]] = {}
+    by_name: dict[tuple[Any, ...], list[int]] = {}
     for pk, surname, first, year in rows:
         by_name.setdefault((search_key(surname), search_key(first), year), []).append(pk)
     name_pks = [pks for pks in by_name.values() if len(pks) > 1]

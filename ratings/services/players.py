@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
@@ -19,6 +20,9 @@ from ratings.recalculation import RecalculationReport
 
 from . import audit
 from .adjustments import adjustment_save, player_recalculate
+
+if TYPE_CHECKING:
+    from ratings.services.audit import Actor
 
 
 def players_status_sync(*, player_ids: Iterable[int]) -> int:
@@ -60,7 +64,7 @@ def _new_player_key(club: Club, member_number: str | None) -> str:
 
 def player_create(  # noqa: PLR0913 -- existing; issue 27
     *,
-    user,
+    user: Actor,
     surname: str,
     club: Club,
     first_name: str = "",
@@ -116,7 +120,7 @@ def _recalculate_if_needed(players: dict[int, bool]) -> RecalculationReport | No
 
 
 def player_save(
-    *, player: Player, user=None, write: Callable[[], None] | None = None
+    *, player: Player, user: Actor = None, write: Callable[[], None] | None = None
 ) -> RecalculationReport | None:
     """Save a player (``write``, if given, does it: the admin saves its form and membership inlines), bring
     his status in line with his memberships, record the audit row and, if his birth year or memberships
@@ -138,13 +142,13 @@ def player_save(
         return None
 
 
-def player_delete(*, player: Player, user=None) -> None:
+def player_delete(*, player: Player, user: Actor = None) -> None:
     """Delete a player (his memberships and adjustments go with him; entered players are protected)."""
     with audit.player_delete_recorded(player=player, user=user):
         player.delete()
 
 
-def membership_save(*, membership: Membership, user=None) -> RecalculationReport | None:
+def membership_save(*, membership: Membership, user: Actor = None) -> RecalculationReport | None:
     """Validate and save a membership, then bring the status of its player (and of the player it belonged
     to before, if it moved) up to date; a player who became or stopped being a member gets his history
     (Restpartien) replayed."""
@@ -159,7 +163,7 @@ def membership_save(*, membership: Membership, user=None) -> RecalculationReport
             return _recalculate_if_needed(was_member)
 
 
-def membership_delete(*, membership: Membership, user=None) -> RecalculationReport | None:
+def membership_delete(*, membership: Membership, user: Actor = None) -> RecalculationReport | None:
     """Delete a membership (a mistake; a member who left gets ``membership_end``)."""
     with transaction.atomic(), audit.players_recorded(player_ids=[membership.player_id], user=user):
         membership.delete()
@@ -167,7 +171,7 @@ def membership_delete(*, membership: Membership, user=None) -> RecalculationRepo
         return _recalculate_if_needed({membership.player_id: True})
 
 
-def membership_end(*, membership: Membership, until: datetime.date, user=None) -> None:
+def membership_end(*, membership: Membership, until: datetime.date, user: Actor = None) -> None:
     """End a membership on ``until`` (it stays in the history)."""
     with transaction.atomic():
         membership.valid_until = until

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -31,6 +32,9 @@ from ratings.tournament_checks import TournamentConflict, TournamentGone, games_
 from . import audit
 from .background import recalculate_or_schedule
 
+if TYPE_CHECKING:
+    from ratings.services.audit import Actor
+
 
 def _locked_version(tournament_id: int | None, version: int | None) -> int:
     """The stored version, read with the rating lock held; refuses a deleted or outdated tournament."""
@@ -50,7 +54,7 @@ def tournament_create(
     entries: Sequence[TournamentEntry] = (),
     games: Sequence[Game] = (),
     mode: str | None = None,
-    user=None,
+    user: Actor = None,
 ) -> RecalculationReport:
     """Save a new ``tournament`` with its entries and games and evaluate it (with everything after it).
 
@@ -69,7 +73,7 @@ def tournament_create(
 
 
 def tournament_save_head(
-    *, tournament: Tournament, mode: str | None = None, user=None, version: int | None = None
+    *, tournament: Tournament, mode: str | None = None, user: Actor = None, version: int | None = None
 ) -> RecalculationReport:
     """Save the head of a stored ``tournament`` (name, dates, organiser, rated...) as given, keep its stored
     entries and games, and re-evaluate from the earlier of its old and new place on.
@@ -87,7 +91,7 @@ def tournament_save_results(
     entries: Sequence[TournamentEntry],
     games: Sequence[Game],
     mode: str | None = None,
-    user=None,
+    user: Actor = None,
     version: int | None = None,
 ) -> RecalculationReport:
     """Replace the entries and games of a stored ``tournament`` and re-evaluate; its head is the stored one
@@ -107,7 +111,7 @@ def tournament_replace(
     entries: Sequence[TournamentEntry],
     games: Sequence[Game],
     mode: str | None = None,
-    user=None,
+    user: Actor = None,
 ) -> RecalculationReport:
     """Save head, entries and games as given, of a new tournament or over a stored one (an imported file
     replaces the tournament of its code whole), and evaluate."""
@@ -120,7 +124,11 @@ def tournament_replace(
 
 
 def tournament_admin_save(
-    *, form: forms.ModelForm, formsets: Sequence[BaseModelFormSet], user=None, version: int | None = None
+    *,
+    form: forms.ModelForm[Any],
+    formsets: Sequence[BaseModelFormSet[Any, Any]],
+    user: Actor = None,
+    version: int | None = None,
 ) -> RecalculationReport:
     """The admin's save of a tournament: its form (``form.save(commit=False)`` already called, as the admin
     does) and the entry and game inlines are written inside the lock, after the audit's "before" is read,
@@ -141,7 +149,7 @@ def _save(
     tournament: Tournament,
     *,
     write: Callable[[], None],
-    user,
+    user: Actor,
     version: int | None,
     mode: str | None,
     action: str | None = None,
@@ -183,7 +191,7 @@ def _save(
         return report
 
 
-def _write_head(tournament: Tournament, user) -> None:
+def _write_head(tournament: Tournament, user: Actor) -> None:
     if tournament.code == "":
         tournament.code = None
     if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
@@ -211,7 +219,7 @@ def _write_rows(tournament: Tournament, entries: Sequence[TournamentEntry], game
 
 
 def tournament_delete(
-    *, tournament: Tournament, user=None, version: int | None = None
+    *, tournament: Tournament, user: Actor = None, version: int | None = None
 ) -> RecalculationReport:
     """Delete ``tournament`` and recalculate everything it influenced (stored state read inside the lock;
     ``version`` as in ``tournament_save_head``)."""
@@ -233,7 +241,7 @@ def tournament_delete(
         return report
 
 
-def tournament_restore(*, event: AuditEvent, user=None) -> tuple[Tournament, RecalculationReport]:
+def tournament_restore(*, event: AuditEvent, user: Actor = None) -> tuple[Tournament, RecalculationReport]:
     """Rebuild a deleted tournament (head, mode, entries, games) from its delete event and re-evaluate."""
     if (
         event.action != AuditAction.DELETE

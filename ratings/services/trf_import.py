@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -42,6 +43,9 @@ from ratings.selectors.trf_import import (
 
 from . import audit
 from .tournaments import tournament_create
+
+if TYPE_CHECKING:
+    from ratings.services.audit import Actor
 
 
 class _Keys:
@@ -122,7 +126,7 @@ def trf_save(
     tournament: TrfTournament,
     head: Head,
     decisions: Mapping[int, Decision],
-    user=None,
+    user: Actor = None,
     source_digest: str = "",
 ) -> TrfImportResult:
     """Create the new players and save the tournament, all in one transaction. Every line needs a decision.
@@ -164,7 +168,7 @@ def _save(
     head: Head,
     decisions: Mapping[int, Decision],
     chosen: list[int],
-    user,
+    user: Actor,
     source_digest: str,
 ) -> TrfImportResult:
     with transaction.atomic():
@@ -222,7 +226,7 @@ def _save(
                         index=state.index if state.dwz is not None else None,
                         fide_elo=state.fide_elo if state.dwz is None else None,
                         reason=_("Startwert aus TRF-Datei „%(name)s“") % {"name": head.name},
-                        author=user if getattr(user, "pk", None) else None,
+                        author=audit.stored_user(user=user),
                     )
                 )
         Membership.objects.bulk_create(memberships, batch_size=500)
@@ -256,20 +260,20 @@ def _save(
         return TrfImportResult(tournament=t, report=report, created=created, notes=notes)
 
 
-def _audit_created(players: list[Player], memberships: list[Membership], user) -> None:
+def _audit_created(players: list[Player], memberships: list[Membership], user: Actor) -> None:
     """One audit row per new player, as ``audit.record_player`` writes it, in one insert."""
     clubs_of: dict[int, list[str]] = defaultdict(list)
     for m in memberships:
         clubs_of[m.player_id].append(f"{m.club.zps}-{m.member_number}")
-    authenticated = user is not None and getattr(user, "is_authenticated", False)
+    known = user if user is not None and user.is_authenticated else None
     rows = []
     for player in players:
         after = {f: audit._json(getattr(player, f)) for f in audit.PLAYER_FIELDS}
         after["memberships"] = clubs_of.get(player.pk, [])
         rows.append(
             AuditEvent(
-                user=user if authenticated else None,
-                username=user.get_username() if authenticated else "",
+                user=known,
+                username=known.get_username() if known is not None else "",
                 action=AuditAction.CREATE,
                 object_type=AuditObjectType.PLAYER,
                 object_id=player.pk,

@@ -36,7 +36,8 @@ def _number(kind: type, value, arg, language: str | None) -> str:
 def number(value, arg) -> str:
     """``floatformat`` remembered per value and language: the long tables of a tournament and a card repeat
     few distinct values, and each ``floatformat`` costs a Decimal quantisation and a localisation."""
-    return _number(type(value), value, arg, get_language())
+    # mypy does not count a class (type[Any]) as Hashable for lru_cache's arguments; it is
+    return _number(type(value), value, arg, get_language())  # type: ignore[arg-type]
 
 
 @functools.lru_cache(maxsize=4096)

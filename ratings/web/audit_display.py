@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
+from django.db.models import ForeignObjectRel
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -34,7 +35,7 @@ FIELD_LABELS = {
     "notes": gettext_lazy("Notizen"),
     "mode": gettext_lazy("Turnierart"),
 }
-MODELS = {
+MODELS: dict[str, type[models.Model]] = {
     AuditObjectType.TOURNAMENT: Tournament,
     AuditObjectType.PLAYER: Player,
     AuditObjectType.ADJUSTMENT: RatingAdjustment,
@@ -49,7 +50,7 @@ GROUPS = {
 Names = dict[tuple[type[models.Model], object], str]
 
 
-def _field(object_type: str, key: str) -> models.Field | None:
+def _field(object_type: str, key: str) -> models.Field | ForeignObjectRel | None:
     """The model field behind a key of an event's ``changes`` (``organiser_club_id`` → the foreign key)."""
     if object_type == AuditObjectType.TOURNAMENT and key == "mode":
         return TournamentEntryMode._meta.get_field("mode")
@@ -70,6 +71,8 @@ def _label(object_type: str, key: str) -> str:
     if key == "memberships":
         return str(Membership._meta.verbose_name_plural)
     field = _field(object_type, key)
+    if isinstance(field, ForeignObjectRel):  # a reverse relation (``memberships``) has no verbose name
+        return key
     return str(field.verbose_name) if field is not None else key
 
 
@@ -88,8 +91,9 @@ def _names(events: Iterable) -> Names:
     for event in events:
         for key, pair in _pairs(event):
             field = _field(event.object_type, key)
-            if field is not None and field.is_relation:
-                wanted[field.related_model].update(v for v in pair if isinstance(v, int))
+            related = field.related_model if field is not None and field.is_relation else None
+            if related is not None:
+                wanted[related].update(v for v in pair if isinstance(v, int))
     return {
         (model, pk): str(obj)
         for model, pks in wanted.items()
@@ -97,7 +101,7 @@ def _names(events: Iterable) -> Names:
     }
 
 
-def _value(field: models.Field | None, value, names: Names) -> str:
+def _value(field: models.Field | ForeignObjectRel | None, value, names: Names) -> str:
     """A stored snapshot value as the officer reads it: names for keys, local dates, ja/nein, labels."""
     if value is None or value == "" or value == []:
         return "–"
@@ -107,8 +111,9 @@ def _value(field: models.Field | None, value, names: Names) -> str:
         return _("ja") if value else _("nein")
     if field is None:
         return str(value)
-    if field.is_relation:
-        return names.get((field.related_model, value), f"#{value}")
+    if field.is_relation or isinstance(field, ForeignObjectRel):  # a reverse relation always is one
+        related = field.related_model
+        return names.get((related, value), f"#{value}") if related is not None else f"#{value}"
     if field.choices:
         return str(dict(field.flatchoices).get(value, value))
     if isinstance(field, models.DateField) and isinstance(value, str):

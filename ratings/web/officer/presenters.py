@@ -81,10 +81,10 @@ def participant_rows(players, *, states: dict, games: list[dict]) -> list[dict]:
 def grid_rows(entry: Entry) -> list[dict]:
     """The round robin's grid on the results page: a row per player, a cell per opponent with its field
     name, its mirror (the opponent's cell), the entered value and its errors."""
-    grid = entry.grid
+    grid = entry.grid_form
     rows = []
     for i, a in enumerate(entry.players):
-        cells = []
+        cells: list[dict[str, object]] = []
         for j, b in enumerate(entry.players):
             if a.pk == b.pk:
                 cells.append({"self": True})

@@ -56,7 +56,7 @@ class LeanTable(tables.Table):
         # to other pages (a card, a club), which must load whole.
         self.attrs["tbody"].setdefault("hx-boost", "false")
 
-    def lean_html(self) -> SafeString:
+    def lean_html(self) -> str:
         """The whole table as django-tables2's ``bootstrap5-responsive.html`` renders it (the same elements,
         attributes and text; no blank lines): header with sort links, body, paging links. The template's
         querystring and paging tags cost more than the 50 rows."""
@@ -73,7 +73,7 @@ class LeanTable(tables.Table):
         if self.show_header:
             cells = []
             for column in self.columns:
-                header = conditional_escape(column.header)
+                header: str = conditional_escape(column.header)
                 if column.orderable:
                     link = href(self.prefixed_order_by_field, column.order_by_alias.next)
                     header = f'<a href="{link}">{header}</a>'
@@ -135,7 +135,11 @@ class LeanTable(tables.Table):
         accessor = Accessor(bound_column.accessor)
         model = getattr(self.data, "model", None)
         field = accessor.get_field(model) if model is not None else None
-        labels = dict(make_hashable(field.flatchoices)) if getattr(field, "choices", None) else None
+        labels = (
+            dict(make_hashable(field.flatchoices))
+            if field is not None and getattr(field, "choices", None)
+            else None
+        )
         default = bound_column.default
         render = bound_column.render
         args, catch_all = signature(render)

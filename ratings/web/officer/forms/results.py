@@ -5,10 +5,12 @@ its field or cell, never as an exception."""
 from __future__ import annotations
 
 import functools
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.utils import flatatt
+from django.forms.widgets import Input
 from django.utils.choices import BaseChoiceIterator
 from django.utils.html import conditional_escape, escape
 from django.utils.safestring import mark_safe
@@ -118,7 +120,7 @@ class RoundRobinForm(forms.Form):
     def cell_name(row: int, col: int) -> str:
         return f"rr-{row}-{col}"
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any] | None:
         data = super().clean()
         self.cells: dict[tuple[int, int], str] = {}
         for a in self.players:
@@ -132,15 +134,15 @@ class RoundRobinForm(forms.Form):
                     self.add_error(name, exc)
         ids = [p.pk for p in self.players]
         names = {p.pk: str(p) for p in self.players}
-        for a, b in entry.mirror_clashes(ids, self.cells):
+        for a_pk, b_pk in entry.mirror_clashes(ids, self.cells):
             message = _("Passt nicht zur Spiegelzelle (%(a)s gegen %(b)s: „%(va)s“ und „%(vb)s“).") % {
-                "a": names[a],
-                "b": names[b],
-                "va": self.cells[(a, b)],
-                "vb": self.cells[(b, a)],
+                "a": names[a_pk],
+                "b": names[b_pk],
+                "va": self.cells[(a_pk, b_pk)],
+                "vb": self.cells[(b_pk, a_pk)],
             }
-            self.add_error(self.cell_name(a, b), message)
-            self.add_error(self.cell_name(b, a), message)
+            self.add_error(self.cell_name(a_pk, b_pk), message)
+            self.add_error(self.cell_name(b_pk, a_pk), message)
         if not self.errors:
             games = self.games()
             max_round = max((g.round for g in games), default=0)
@@ -230,19 +232,17 @@ class ParticipantSelect(forms.Select):
         return mark_safe(f"<select{flatatt(final)}>{options}</select>")  # noqa: S308
 
 
-class _StringInput:
+class _StringInput(Input):
     """An input rendered as Django's ``input.html`` renders it, without the template engine: a 300-player,
     11-round Swiss shows 3,300 round and result inputs, and their template rendering was about a third of
     the page's CPU time."""
 
-    input_type: str
-
     def render(self, name, value, attrs=None, renderer=None):
-        value = self.format_value(value)  # type: ignore[attr-defined]
+        value = self.format_value(value)
         html = [f'<input type="{conditional_escape(self.input_type)}" name="{conditional_escape(name)}"']
         if value is not None:
             html.append(f' value="{conditional_escape(value)}"')
-        for key, val in self.build_attrs(self.attrs, attrs).items():  # type: ignore[attr-defined]
+        for key, val in self.build_attrs(self.attrs, attrs).items():
             if val is True:
                 html.append(f" {conditional_escape(key)}")
             elif val is not False:
@@ -277,9 +277,10 @@ class BoardForm(forms.Form):
         super().__init__(*args, **kwargs)
         choices = players if isinstance(players, ParticipantChoices) else ParticipantChoices(players)
         for name in ("white", "black"):
-            self.fields[name].choices = choices
-            self.fields[name].error_messages["invalid_choice"] = _("Kein Teilnehmer dieses Turniers.")
-            self.fields[name].widget.attrs.update({"class": "form-select form-select-sm js-result"})
+            field = cast(ParticipantField, self.fields[name])
+            field.choices = choices
+            field.error_messages["invalid_choice"] = _("Kein Teilnehmer dieses Turniers.")
+            field.widget.attrs.update({"class": "form-select form-select-sm js-result"})
         self.fields["round"].widget.attrs.update(
             {"class": "form-control form-control-sm js-result", "min": 1}
         )
@@ -288,8 +289,9 @@ class BoardForm(forms.Form):
         )
         self.declared_rounds = rounds
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any] | None:
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         raw_result = (self.data.get(self.add_prefix("result")) or "").strip()
         filled = [
             bool(self.data.get(self.add_prefix(n), "").strip()) for n in ("round", "white", "black", "result")
@@ -331,8 +333,8 @@ class BaseBoardFormSet(forms.BaseFormSet):
         self.players = players
         self.rounds = rounds
         kwargs.setdefault("prefix", "b")
-        choices = ParticipantChoices(players)
-        super().__init__(*args, form_kwargs={"players": choices, "rounds": rounds}, **kwargs)
+        kwargs["form_kwargs"] = {"players": ParticipantChoices(players), "rounds": rounds}
+        super().__init__(*args, **kwargs)
 
     def clean(self) -> None:
         super().clean()
@@ -360,8 +362,12 @@ class BaseBoardFormSet(forms.BaseFormSet):
         return entry.number_boards(f.spec for f in self.forms if getattr(f, "spec", None) is not None)
 
 
-BoardFormSet = forms.formset_factory(
-    BoardForm, formset=BaseBoardFormSet, extra=0, max_num=2000, validate_max=True, absolute_max=2000
+# formset_factory is typed as returning the plain BaseFormSet: the cast keeps BaseBoardFormSet's signature.
+BoardFormSet = cast(
+    "type[BaseBoardFormSet]",
+    forms.formset_factory(
+        BoardForm, formset=BaseBoardFormSet, extra=0, max_num=2000, validate_max=True, absolute_max=2000
+    ),
 )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Field, Layout, Row, Submit
 from django import forms
@@ -51,7 +53,7 @@ class TournamentHeadForm(forms.ModelForm):
         choices: list[tuple[str, str]] = [("", "---------")]
         choices += [(f"org:{o.pk}", f"{o.code} {o.name}") for o in organisations]
         choices += [(f"club:{c.pk}", f"{c.zps} {c.name}") for c in clubs]
-        self.fields["organiser"].choices = choices
+        cast(forms.ChoiceField, self.fields["organiser"]).choices = choices
         instance = self.instance
         if instance.pk:
             self.initial["version"] = instance.version
@@ -102,7 +104,7 @@ class TournamentHeadForm(forms.ModelForm):
         kind, _sep, pk = value.partition(":")
         self.instance.organiser_club_id = int(pk) if kind == "club" else None
         self.instance.organiser_organisation_id = int(pk) if kind == "org" else None
-        super()._post_clean()
+        super()._post_clean()  # type: ignore[misc]  # django-stubs leaves out BaseModelForm._post_clean
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -130,11 +132,12 @@ class NewPlayerForm(forms.Form):
     def __init__(self, *args, clubs, **kwargs) -> None:
         kwargs.setdefault("prefix", "np")
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = clubs
+        cast(forms.ModelChoiceField, self.fields["club"]).queryset = clubs
         self.duplicates: list[Player] = []
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean(self) -> dict[str, Any] | None:
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         if data.get("index") is not None and data.get("dwz") is None:
             self.add_error("index", _("Ein Index gibt es nur zusammen mit einer DWZ."))
         club, number = data.get("club"), data.get("member_number")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -67,14 +69,14 @@ class TrfHeadForm(forms.ModelForm):
         self.user = user  # for the WO 6.2 year of a Wertungsreferent's end date
         self.clubs = {str(c.pk): c for c in clubs}
         self.organisations = {str(o.pk): o for o in organisations}
-        choices = [] if not is_staff else [("", _("– kein Ausrichter –"))]
+        choices: list[tuple[str, object]] = [] if not is_staff else [("", _("– kein Ausrichter –"))]
         choices += [(f"o{pk}", f"{o.code} {o.name}") for pk, o in self.organisations.items()]
         choices += [(f"c{pk}", f"{c.zps} {c.name}") for pk, c in self.clubs.items()]
-        self.fields["organiser"].choices = choices
+        cast(forms.ChoiceField, self.fields["organiser"]).choices = choices
         self.fields["organiser"].required = not is_staff
-        self.fields["new_player_club"].queryset = Club.objects.filter(pk__in=[c.pk for c in clubs]).order_by(
-            "zps"
-        )
+        cast(forms.ModelChoiceField, self.fields["new_player_club"]).queryset = Club.objects.filter(
+            pk__in=[c.pk for c in clubs]
+        ).order_by("zps")
         self.fields["code"].required = False
 
     def clean_code(self) -> str | None:

@@ -7,8 +7,11 @@ scope); staff may merge any two. The merge itself is ``services.merge.players_me
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -87,7 +90,9 @@ def merge(request: HttpRequest) -> HttpResponse:
     else:
         check = merge_check(keep=keep, drop=drop)
     filled = (
-        [Player._meta.get_field(name).verbose_name for name in check.preview.filled] if check.preview else []
+        [cast(Field, Player._meta.get_field(name)).verbose_name for name in check.preview.filled]
+        if check.preview
+        else []
     )
     context = {
         "check": check,

@@ -17,7 +17,7 @@ from ratings.selectors import officer_results as reads
 from ratings.selectors import plausibility, search
 from ratings.selectors.drafts import has_draft
 from ratings.selectors.previews import preview_tournament, rating_states_before
-from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.tournament_checks import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import NewPlayerForm, parse_participants
 from ratings.web.officer.presenters import grid_rows
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
@@ -48,7 +48,7 @@ def _clubs_of(players: list[Player]) -> dict[int, str]:
     memberships = reads.primary_memberships(players=players)
     out = {pk: f"{m.club.name} ({m})" for pk, m in memberships.items()}
     for p in players:
-        p.club_label = out.get(p.pk, "")
+        p.club_label = out.get(p.pk, "")  # type: ignore[attr-defined]  # a display attribute, not a model field
     return out
 
 
@@ -58,8 +58,9 @@ def _ratings_then(entry: Entry) -> None:
     states = rating_states_before(tournament=entry.tournament, player_ids=[p.pk for p in entry.players])
     for p in entry.players:
         state = states.get(p.pk)
-        p.dwz_then = state.dwz if state else None
-        p.index_then = state.index if state else None
+        # display attributes for the template, not model fields (hence unknown to django-stubs)
+        p.dwz_then = state.dwz if state else None  # type: ignore[attr-defined]
+        p.index_then = state.index if state else None  # type: ignore[attr-defined]
 
 
 def _render_results(

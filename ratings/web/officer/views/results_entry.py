@@ -15,6 +15,7 @@ from ratings.models.player import Player
 from ratings.models.tournament import Tournament
 from ratings.selectors import officer_results as reads
 from ratings.web.officer.forms import (
+    BaseBoardFormSet,
     BoardFormSet,
     GameSpec,
     RoundRobinForm,
@@ -35,7 +36,7 @@ class Entry:
     players: list[Player]
     participant_errors: list[str] = field(default_factory=list)
     grid: RoundRobinForm | None = None
-    boards: BoardFormSet | None = None
+    boards: BaseBoardFormSet | None = None
     paste_errors: list[str] = field(default_factory=list)
     # Participants who are not members of a DSB club (WO 3.4.3): counted, but no DWZ, no Restpartien.
     non_members: set[int] = field(default_factory=set)
@@ -44,27 +45,41 @@ class Entry:
     def is_round_robin(self) -> bool:
         return self.mode == TournamentMode.ROUND_ROBIN
 
+    @property
+    def grid_form(self) -> RoundRobinForm:
+        """The grid of a round robin (``entry_from_db`` and ``entry_from_post`` set it)."""
+        assert self.grid is not None, "a round robin's Entry has its grid"
+        return self.grid
+
+    @property
+    def board_formset(self) -> BaseBoardFormSet:
+        """The board rows of a Swiss (``entry_from_db`` and ``entry_from_post`` set them)."""
+        assert self.boards is not None, "a Swiss Entry has its board rows"
+        return self.boards
+
     def is_valid(self) -> bool:
-        form = self.grid if self.is_round_robin else self.boards
+        form = self.grid_form if self.is_round_robin else self.board_formset
         ok = form.is_valid()  # always validate: the errors appear at the cells
         return ok and not self.participant_errors and bool(self.players)
 
     def games(self) -> list[GameSpec]:
-        return self.grid.games() if self.is_round_robin else self.boards.games()
+        return self.grid_form.games() if self.is_round_robin else self.board_formset.games()
 
     def error_list(self) -> list[str]:
         """All messages in reading order, for the preview panel."""
         out = list(self.participant_errors)
         if self.is_round_robin:
-            out += [str(e) for e in self.grid.non_field_errors()]
-            for name, errors in self.grid.errors.items():
+            grid = self.grid_form
+            out += [str(e) for e in grid.non_field_errors()]
+            for name, errors in grid.errors.items():
                 if name == "__all__":
                     continue
-                label = self.grid.fields[name].label if name in self.grid.fields else name
+                label = grid.fields[name].label if name in grid.fields else name
                 out += [f"{label}: {e}" for e in errors]
         else:
-            out += [str(e) for e in self.boards.non_form_errors()]
-            for i, form in enumerate(self.boards.forms, start=1):
+            boards = self.board_formset
+            out += [str(e) for e in boards.non_form_errors()]
+            for i, form in enumerate(boards.forms, start=1):
                 for name, errors in form.errors.items():
                     label = form.fields[name].label if name in form.fields else ""
                     out += [

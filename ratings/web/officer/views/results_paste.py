@@ -3,6 +3,8 @@ participants, more board rows, a new player, and the paste box. Nothing here sav
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.http import HttpRequest, QueryDict
 from django.utils.translation import gettext as _
@@ -22,13 +24,13 @@ def apply_actions(request: HttpRequest, data: QueryDict, context: dict) -> None:
     ids = data.getlist("p")
     if data.get("add"):
         if data["add"] not in ids:
-            ids.append(data["add"])
+            ids.append(cast(str, data["add"]))  # django-stubs types a QueryDict value as str | list
         data.setlist("p", ids)
         data["q"] = ""
     if data.get("remove"):
         data.setlist("p", [pk for pk in ids if pk != data["remove"]])
     if data.get("move_up") in ids:
-        i = ids.index(data["move_up"])
+        i = ids.index(cast(str, data["move_up"]))
         if i > 0:
             ids[i - 1], ids[i] = ids[i], ids[i - 1]
         data.setlist("p", ids)

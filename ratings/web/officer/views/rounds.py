@@ -29,7 +29,7 @@ from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
 from ratings.selectors.previews import preview_tournament, rating_states_before
 from ratings.services import drafts as draft_service
-from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.tournament_checks import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import BOARD_DISPLAY, GameSpec, parse_board_result
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
 from ratings.web.officer.views.tournaments import editable_tournament, results_saved, tournament_gone
@@ -163,7 +163,8 @@ def _context(tournament, draft, saved, round_no, rounds, errors, typed) -> dict:
     states = rating_states_before(tournament=tournament, player_ids=[p.pk for p in players])
     for p in players:  # the start list shows the rating the evaluation uses, not today's
         state = states.get(p.pk)
-        p.dwz_then, p.index_then = (state.dwz, state.index) if state else (None, None)
+        # display attributes for the template, not model fields (hence unknown to django-stubs)
+        p.dwz_then, p.index_then = (state.dwz, state.index) if state else (None, None)  # type: ignore[attr-defined]
     by_pk = {p.pk: p for p in players}
     start_no = {pk: i for i, pk in enumerate(draft.participants, start=1)}
     boards = [

@@ -7,6 +7,8 @@ JavaScript (plain form posts); only the autocomplete needs it.
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -29,7 +31,7 @@ from ratings.selectors.previews import (
     later_after_delete,
     later_tournaments,
 )
-from ratings.services.tournaments import TournamentConflict, TournamentGone
+from ratings.tournament_checks import TournamentConflict, TournamentGone
 from ratings.web.audit_display import with_lines
 from ratings.web.notices import recalculation_job
 from ratings.web.officer.forms import (
@@ -204,8 +206,8 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 return tournament_gone(request)
             except TournamentConflict as exc:
                 context.update(conflict_context(exc), status=409)
-                form.data = form.data.copy()
-                form.data["version"] = str(exc.current)  # saving again now is a deliberate choice
+                form.data = data = cast(QueryDict, form.data).copy()  # the posted QueryDict
+                data["version"] = str(exc.current)  # saving again now is a deliberate choice
             except ValidationError as exc:
                 _add_service_errors(form, exc)
             else:

@@ -6,6 +6,7 @@ Nothing is computed here: the view builds a ``TournamentInput`` and shows the en
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -15,6 +16,11 @@ from ratings.dwz import GameInput, PlayerInput, PlayerResult, TournamentInput, e
 from ratings.dwz.types import EditionName, Result
 from ratings.enums import Edition
 from ratings.web.public.forms import CalculatorForm, OpponentFormSet, opponents_from
+
+if TYPE_CHECKING:
+    from django.forms import BaseFormSet
+
+    from ratings.web.public.forms import OpponentForm
 
 SELF_ID = "me"
 PREFIX = "opp"
@@ -64,7 +70,7 @@ def run_calculation(form: CalculatorForm, formset) -> CalculatorOutcome | None:
     )
 
 
-def _bind(request: HttpRequest) -> tuple[CalculatorForm, object, CalculatorOutcome | None]:
+def _bind(request: HttpRequest) -> tuple[CalculatorForm, BaseFormSet[OpponentForm], CalculatorOutcome | None]:
     form = CalculatorForm(request.POST)
     formset = OpponentFormSet(request.POST, prefix=PREFIX)
     outcome = None

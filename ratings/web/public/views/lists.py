@@ -46,7 +46,7 @@ def _sanitised_get(request: HttpRequest) -> None:
             get["per_page"] = str(number)
         else:
             del get["per_page"]
-    request.GET = get
+    request.GET = get  # type: ignore[assignment]  # django-stubs types request.GET as the immutable QueryDict
 
 
 class PublicListMixin:
