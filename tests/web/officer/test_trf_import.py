@@ -43,7 +43,7 @@ def test_bad_file_shows_the_errors_and_saves_nothing(client, users):
         "Zeile 4, Spalten 92–95: Gegner 0287 steht nicht in der Teilnehmerliste." in response.content.decode()
     )
     response = _upload(client, b"x", name="turnier.pdf")
-    assert "Bitte eine .trf- oder .txt-Datei hochladen." in response.content.decode()
+    assert "Bitte eine .trf-, .txt- oder .xml-Datei hochladen." in response.content.decode()
     assert _counts() == (0, 0, 0, 0)
 
 
