@@ -238,7 +238,12 @@ def trf_match(tournament: TrfTournament) -> list[Match]:  # noqa: C901, PLR0912,
     if members:
         cond = Q()
         for i in members:
-            cond |= Q(club__zps=i.zps, member_number__iexact=i.member_number)
+            if i.member_number.isdigit():  # 245 finds a stored 0245 (the XML writes no leading zeros)
+                number = str(int(i.member_number))
+                spellings = {i.member_number, *(number.zfill(width) for width in range(len(number), 7))}
+                cond |= Q(club__zps=i.zps, member_number__in=spellings)
+            else:
+                cond |= Q(club__zps=i.zps, member_number__iexact=i.member_number)
         for ms in Membership.objects.filter(cond).select_related("club", "player"):
             by_member[(ms.club.zps, ms.member_number.upper())].append(ms.player)
             if ms.member_number.isdigit():
