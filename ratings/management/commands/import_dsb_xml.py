@@ -1,5 +1,5 @@
-"""``manage.py import_dsb_xml FILE [...]``: import tournaments from DSB tournament reports (XML 2.5, formats.md
-§3.10), as CLM and the NSV's league manager write them.
+"""``manage.py import_dsb_xml FILE [...]``: import tournaments from DSB tournament reports (XML 2.5,
+formats.md §3.10), as CLM and the NSV's league manager write them.
 
 The same import as ``import_trf`` (the file is converted to its intermediate by
 ``ratings.formats.dsb_xml_trf.to_trf``): the same matching (DSB id, ZPS + member number, name + birth year,

@@ -1,4 +1,5 @@
-"""Officer page "Turnier aus Datei": upload a TRF or DSB-XML file (told apart by the content) → what was read → players → preview → save.
+"""Officer page "Turnier aus Datei": upload a TRF or DSB-XML file (told apart by the content) → what was
+read → players → preview → save.
 
 The upload waits in the session (the file's bytes, nothing else); only the final "save" writes, through
 ``ratings.services.trf_import.trf_save`` in one transaction. "Verwerfen" drops the pending upload.
