@@ -31,6 +31,8 @@ from ratings.dwz import evaluate
 from ratings.dwz.replay import PlayerState
 from ratings.dwz.types import GameInput, PlayerInput, PlayerResult, TournamentInput, TournamentResult
 from ratings.enums import ResultCode
+from ratings.formats import dsb_xml
+from ratings.formats.dsb_xml_trf import is_xml, to_trf
 from ratings.formats.trf import (
     MAX_FILE_SIZE,
     Problem,
@@ -104,6 +106,31 @@ def trf_read(data: bytes, *, date_order: str = "") -> TrfTournament:
         ) from None
 
 
+def xml_problem_text(problem: dsb_xml.Problem) -> str:
+    """The translated message of a DSB-XML reader problem, with its line and element."""
+    message = _(problem.template) % problem.params if problem.params else _(problem.template)
+    if not problem.where_template:
+        return message
+    where = _(problem.where_template) % {"line": problem.line, "element": problem.element}
+    return f"{where}: {message}"
+
+
+def xml_read(data: bytes) -> TrfTournament:
+    """Read a DSB tournament report (XML 2.5) as the TRF import's intermediate; raises
+    :class:`TrfImportError` with every problem, each naming its line and element."""
+    if len(data) > MAX_FILE_SIZE:
+        raise TrfImportError([_("Die Datei ist größer als 2 MB.")])
+    try:
+        return to_trf(dsb_xml.parse(data))
+    except dsb_xml.DsbXmlError as exc:
+        raise TrfImportError([xml_problem_text(p) for p in exc.problems]) from None
+
+
+def import_read(data: bytes, *, date_order: str = "") -> TrfTournament:
+    """An uploaded tournament file, TRF or DSB-XML by its content (not its name)."""
+    return xml_read(data) if is_xml(data) else trf_read(data, date_order=date_order)
+
+
 # --- matching ------------------------------------------------------------------------------------------
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "oe"})
@@ -135,6 +162,7 @@ def _spellings(surname: str) -> set[str]:
     base.add(surname.translate(_CAPITAL_UMLAUTS).translate(_UMLAUTS))
     plain = unicodedata.normalize("NFKD", surname).encode("ascii", "ignore").decode()
     base.add(plain)
+    base |= {s.replace("ss", "ß") for s in base if "ss" in s}  # CLM writes Weiss for Weiß
     out: set[str] = set()
     for s in base:
         for v in (s, s.lower(), s.upper(), s.title(), s[:1].upper() + s[1:].lower()):
@@ -210,7 +238,12 @@ def trf_match(tournament: TrfTournament) -> list[Match]:  # noqa: C901, PLR0912,
     if members:
         cond = Q()
         for i in members:
-            cond |= Q(club__zps=i.zps, member_number__iexact=i.member_number)
+            if i.member_number.isdigit():  # 245 finds a stored 0245 (the XML writes no leading zeros)
+                number = str(int(i.member_number))
+                spellings = {i.member_number, *(number.zfill(width) for width in range(len(number), 7))}
+                cond |= Q(club__zps=i.zps, member_number__in=spellings)
+            else:
+                cond |= Q(club__zps=i.zps, member_number__iexact=i.member_number)
         for ms in Membership.objects.filter(cond).select_related("club", "player"):
             by_member[(ms.club.zps, ms.member_number.upper())].append(ms.player)
             if ms.member_number.isdigit():

@@ -14,6 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from ratings.dwz.codes import normalise_code
+from ratings.formats.trf import TrfTournament
 from ratings.management import plausibility
 from ratings.models import Club
 from ratings.selectors.plausibility import file_digest
@@ -89,7 +90,7 @@ class Command(BaseCommand):
             try:
                 with open(path, "rb") as fh:
                     data = fh.read()
-                tournament = trf_read(data, date_order=options["date_order"] or "")
+                tournament = self.read(data, options)
             except OSError as exc:
                 errors.append(f"{path}: {exc.strerror or exc}")
                 continue
@@ -170,6 +171,10 @@ class Command(BaseCommand):
             ) from None
         except TrfImportError as exc:
             raise CommandError("\n".join(exc.messages), returncode=2) from None
+
+    def read(self, data: bytes, options) -> TrfTournament:
+        """The file as the import's intermediate (``import_dsb_xml`` reads DSB-XML here)."""
+        return trf_read(data, date_order=options["date_order"] or "")
 
     def _print(self, path, tournament, matches, result, warned: list[str]) -> None:
         t = result.tournament

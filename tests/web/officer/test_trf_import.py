@@ -43,7 +43,7 @@ def test_bad_file_shows_the_errors_and_saves_nothing(client, users):
         "Zeile 4, Spalten 92–95: Gegner 0287 steht nicht in der Teilnehmerliste." in response.content.decode()
     )
     response = _upload(client, b"x", name="turnier.pdf")
-    assert "Bitte eine .trf- oder .txt-Datei hochladen." in response.content.decode()
+    assert "Bitte eine .trf-, .txt- oder .xml-Datei hochladen." in response.content.decode()
     assert _counts() == (0, 0, 0, 0)
 
 
@@ -182,3 +182,48 @@ def test_a_line_ticked_as_non_member_is_counted_without_a_dwz(client, users, tre
     known.refresh_from_db()
     other.refresh_from_db()
     assert known.dwz == 1600 and other.dwz < 1500
+
+
+# --- DSB-XML (formats.md §3.10): the same page, told apart by the content ------------------------------
+
+XML = Path(__file__).resolve().parents[2] / "data" / "dsb-xml"
+
+
+def test_a_dsb_xml_file_is_read_by_its_content_and_saved_through_the_same_review(client, users, tree):
+    client.force_login(users["officer_a"])
+    form = client.get(UPLOAD).content.decode()
+    assert "DSB-XML-Turnierbericht (.xml" in form
+    # The NSV sample under a .txt name: read as XML all the same.
+    response = _upload(client, (XML / "nsv-style.xml").read_bytes(), name="export.txt")
+    assert response.status_code == 302
+    review = response["Location"]
+    page = client.get(review).content.decode()
+    assert "Jugendlandesliga Nord 2025/26 Staffel A" in page and "Lüneburg" in page
+    assert "0/0 (4–2) ergibt nicht einen Punkt (Schiedsrichterentscheid)" in page
+    post = {
+        "name": "Jugendlandesliga Nord 2025/26 Staffel A",
+        "place": "Lüneburg",
+        "start_date": "2026-03-08",
+        "end_date": "2026-04-19",
+        "code": "",
+        "organiser": f"c{tree['club_a'].pk}",
+        "new_player_club": tree["club_a"].pk,
+        "rated": "on",
+        **{f"p-{n}": "new" for n in range(1, 8)},
+        "save": "1",
+    }
+    response = client.post(review, post)
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302 and tournament.entries.count() == 7
+    assert tournament.games.filter(result="--").count() == 1  # 0/0: kept as a pairing, not rated
+
+
+def test_a_bad_dsb_xml_file_names_line_and_element_and_saves_nothing(client, users):
+    client.force_login(users["officer_a"])
+    data = (XML / "clm-style.xml").read_bytes().replace(b"<rounds>3</rounds>", b"<rounds>drei</rounds>")
+    page = _upload(client, data, name="bericht.xml").content.decode()
+    line = data[: data.index(b"<rounds>drei")].count(b"\n") + 1
+    assert f"Zeile {line}, &lt;rounds&gt;:" in page
+    page = _upload(client, b"<?xml version='1.0'?><html/>", name="bericht.xml").content.decode()
+    assert "Zeile 1, &lt;html&gt;: Kein DSB-Turnierbericht" in page
+    assert _counts() == (0, 0, 0, 0)

@@ -25,7 +25,8 @@ class TrfUploadForm(forms.Form):
     file = forms.FileField(
         label=_("TRF-Datei"),
         help_text=_(
-            "Aus Swiss-Manager, Swiss-Chess, Vega oder chess-results: .trf oder .txt, höchstens 2 MB."
+            "TRF aus Swiss-Manager, Swiss-Chess, Vega oder chess-results (.trf, .txt) oder ein "
+            "DSB-XML-Turnierbericht (.xml, z. B. aus dem CLM), höchstens 2 MB."
         ),
     )
     date_order = forms.ChoiceField(
@@ -38,8 +39,8 @@ class TrfUploadForm(forms.Form):
     def clean_file(self):
         upload = self.cleaned_data["file"]
         name = (upload.name or "").lower()
-        if not name.endswith((".trf", ".txt")):
-            raise ValidationError(_("Bitte eine .trf- oder .txt-Datei hochladen."))
+        if not name.endswith((".trf", ".txt", ".xml")):  # which reader: by the content (import_read)
+            raise ValidationError(_("Bitte eine .trf-, .txt- oder .xml-Datei hochladen."))
         if upload.size > MAX_FILE_SIZE:
             raise ValidationError(_("Die Datei ist größer als 2 MB."))
         return upload

@@ -1,4 +1,5 @@
-"""Officer page "Turnier aus Datei": upload a TRF file → what was read → players → preview → save.
+"""Officer page "Turnier aus Datei": upload a TRF or DSB-XML file (told apart by the content) → what was
+read → players → preview → save.
 
 The upload waits in the session (the file's bytes, nothing else); only the final "save" writes, through
 ``ratings.services.trf_import.trf_save`` in one transaction. "Verwerfen" drops the pending upload.
@@ -31,11 +32,11 @@ from ratings.selectors.trf_import import (
     TrfImportError,
     attach_stored_ratings,
     head_from_file,
+    import_read,
     pending_games,
     problem_text,
     trf_match,
     trf_preview,
-    trf_read,
     trf_warnings,
 )
 from ratings.services.trf_import import TrfImportResult, trf_save
@@ -62,7 +63,7 @@ def trf_upload(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data["file"].read()
         order = form.cleaned_data["date_order"]
         try:
-            trf_read(data, date_order=order)
+            import_read(data, date_order=order)
         except TrfImportError as exc:
             errors = exc.messages
             if exc.ambiguous_date:
@@ -198,7 +199,7 @@ def trf_review(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("ratings:officer-dashboard")
     data = base64.b64decode(pending["data"])
     try:
-        tournament = trf_read(data, date_order=pending.get("date_order", ""))
+        tournament = import_read(data, date_order=pending.get("date_order", ""))
     except TrfImportError:  # the same bytes were read on upload; only a changed reader gets here
         request.session.pop(SESSION_KEY, None)
         raise Http404 from None
