@@ -90,7 +90,9 @@ def _list_without_weeks(rows: int = 60, seed: int = 5):
 
 
 def _run(data: bytes, as_of: datetime.date, **kwargs) -> ListImport:
-    list_import = ListImport.objects.create(file_name="LV-0-csv.zip", data=data, as_of=as_of, total=7, **kwargs)
+    list_import = ListImport.objects.create(
+        file_name="LV-0-csv.zip", data=data, as_of=as_of, total=7, **kwargs
+    )
     return list_import_run(list_import=list_import)
 
 

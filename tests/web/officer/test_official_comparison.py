@@ -150,7 +150,10 @@ def test_who_may_see_it(client, login, users, planted):
     url = page_url(planted.list_import)
     assert client.get(url).status_code == 302  # to the login page
     assert login(users["member"]).get(url).status_code == 403
-    assert login(users["officer_a"]).get(reverse("ratings:official-comparison", args=[999999])).status_code == 404
+    assert (
+        login(users["officer_a"]).get(reverse("ratings:official-comparison", args=[999999])).status_code
+        == 404
+    )
 
 
 def _stored(list_import, club, count, *, first=500):
