@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .player import Player
 
@@ -80,9 +81,9 @@ class OfficialRating(models.Model):
 class DifferenceCause(models.TextChoices):
     """The values of ``ratings.selectors.official_comparison.Cause``."""
 
-    OURS_EXTRA = "ours_extra", _("hier mehr")
-    DSB_EXTRA = "dsb_extra", _("beim DSB mehr")
-    CHAIN_PARTS = "chain_parts", _("Kette")
+    OURS_EXTRA = "ours_extra", pgettext_lazy("Abgleich", "hier mehr")
+    DSB_EXTRA = "dsb_extra", pgettext_lazy("Abgleich", "beim DSB mehr")
+    CHAIN_PARTS = "chain_parts", pgettext_lazy("Abgleich", "Kette")
 
 
 class OfficialDifference(models.Model):
@@ -96,7 +97,9 @@ class OfficialDifference(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="official_differences"
     )
-    cause = models.CharField(_("Ursache"), max_length=12, choices=DifferenceCause.choices)
+    cause = models.CharField(
+        pgettext_lazy("Abgleich", "Ursache"), max_length=12, choices=DifferenceCause.choices
+    )
     evidence = models.CharField(_("Anhaltspunkt"), max_length=12, blank=True)
     official_dwz = models.PositiveIntegerField(_("DSB DWZ"), null=True, blank=True)
     official_index = models.PositiveIntegerField(_("DSB Index"), default=0)
@@ -124,10 +127,10 @@ class OfficialDifference(models.Model):
 class VerdictState(models.TextChoices):
     """The values of ``ratings.selectors.official_comparison.Agreement``."""
 
-    CONFIRMED = "confirmed", _("bestätigt")
-    DIFFERS = "differs", _("abweichend")
-    UNCLEAR = "unclear", _("unklar")
-    PENDING = "pending", _("offen")
+    CONFIRMED = "confirmed", pgettext_lazy("Abgleich", "bestätigt")
+    DIFFERS = "differs", pgettext_lazy("Abgleich", "abweichend")
+    UNCLEAR = "unclear", pgettext_lazy("Abgleich", "unklar")
+    PENDING = "pending", pgettext_lazy("Abgleich", "offen")
 
 
 class OfficialVerdict(models.Model):
@@ -143,10 +146,12 @@ class OfficialVerdict(models.Model):
     list_import = models.ForeignKey(
         ListImport, verbose_name=_("Import"), on_delete=models.CASCADE, related_name="verdicts"
     )
-    state = models.CharField(_("Abgleich"), max_length=10, choices=VerdictState.choices)
+    state = models.CharField(
+        pgettext_lazy("Abgleich", "Abgleich"), max_length=10, choices=VerdictState.choices
+    )
     checked_at = models.DateTimeField(_("geprüft am"))
     # The differences behind it: [{"player", "key", "name", "cause", "message"}].
-    differences = models.JSONField(_("Abweichungen"), default=list, blank=True)
+    differences = models.JSONField(pgettext_lazy("Abgleich", "Abweichungen"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("Abgleich eines Turniers")

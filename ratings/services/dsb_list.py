@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Field, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from ratings.bulk import insert_rows, update_rows
 from ratings.dwz.replay import adjustment_order, day_start
@@ -1098,7 +1098,7 @@ def list_import_run(*, list_import: ListImport, dsb_list_reader=None) -> ListImp
     list_import.as_of = report.as_of
     summary = report.summary()
     if not report.dry_run:  # the Abgleich, after the import's commit (services/official_comparison.py)
-        progress(_("Abgleich"), 7, 7)
+        progress(pgettext("Abgleich", "Abgleich"), 7, 7)
         summary["abgleich"] = list_import_compare(list_import=list_import)
     list_import.refresh_from_db(fields=["done", "total"])
     list_import.generation = report.generation

@@ -11,6 +11,7 @@ not taken: a save meanwhile may make a stored row stale, as any later save does;
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
 
 from django.db import transaction
@@ -53,13 +54,15 @@ def _verdict_json(difference: Difference) -> dict:
     }
 
 
-def _reached(list_import: ListImport) -> list[int]:
-    """The tournaments the import's listed players reach: those in which one of them has a rating-setting
-    evaluation up to the list's date (one query)."""
-    listed = OfficialRating.objects.filter(as_of=list_import.as_of).values("player_id")
+def _reached(as_of: datetime.date | None) -> list[int]:
+    """The tournaments the players of the list of ``as_of`` reach: those in which one of them has a
+    rating-setting evaluation up to the list's date (one query)."""
+    if as_of is None:
+        return []
+    listed = OfficialRating.objects.filter(as_of=as_of).values("player_id")
     return list(
         Evaluation.objects.setting_rating()
-        .filter(player_id__in=listed, end_date__lte=list_import.as_of)
+        .filter(player_id__in=listed, end_date__lte=as_of)
         .values_list("tournament_id", flat=True)
         .distinct()
     )
@@ -70,7 +73,7 @@ def official_comparison_store(*, list_import: ListImport) -> dict:
     the tournaments its players reach (replacing an earlier run's for this import). Returns the counts,
     which the caller keeps as ``ListImport.summary["abgleich"]``."""
     comparison = compare_official(list_import=list_import)
-    verdicts = tournament_agreement(tournaments=_reached(list_import), list_import=list_import)
+    verdicts = tournament_agreement(tournaments=_reached(comparison.as_of), as_of=comparison.as_of)
     now = timezone.now()
     differences = [
         OfficialDifference(

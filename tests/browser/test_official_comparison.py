@@ -13,7 +13,10 @@ from tests.official_planted import members_of, plant, store
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 FITS = "document.documentElement.scrollWidth <= window.innerWidth"
-TABLE_FITS = "(() => { const t = document.querySelector('#comparison-table'); return t.scrollWidth <= t.parentElement.clientWidth; })()"
+TABLE_FITS = (
+    "(() => { const t = document.querySelector('#comparison-table');"
+    " return t.scrollWidth <= t.parentElement.clientWidth; })()"
+)
 
 
 def test_the_comparison_page_at_1366_and_390(live_server, page, log_in):

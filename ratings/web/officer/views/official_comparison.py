@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django_tables2.export import TableExport
 
 from ratings.exports import list_response
@@ -31,7 +31,7 @@ PER_PAGE = 50
 
 class DifferenceFilter(forms.Form):
     ursache = forms.ChoiceField(
-        label=gettext_lazy("Ursache"),
+        label=pgettext_lazy("Abgleich", "Ursache"),
         required=False,
         choices=[("", gettext_lazy("alle Ursachen")), *DifferenceCause.choices],
     )
@@ -44,7 +44,9 @@ class DifferenceFilter(forms.Form):
 
     def __init__(self, data, *, clubs) -> None:
         super().__init__(data)
-        self.fields["verein"].queryset = clubs
+        field = self.fields["verein"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = clubs
 
 
 def _club_ids(request: HttpRequest):
@@ -130,9 +132,9 @@ CSV_HEADER = (
     gettext_lazy("Schlüssel"),
     gettext_lazy("DSB DWZ-Index"),
     gettext_lazy("dwzsite DWZ-Index"),
-    gettext_lazy("KW"),
-    gettext_lazy("Ursache"),
-    gettext_lazy("Turnier(e)"),
+    pgettext_lazy("Abgleich", "KW"),
+    pgettext_lazy("Abgleich", "Ursache"),
+    pgettext_lazy("Abgleich", "Turnier(e)"),
     gettext_lazy("Hinweis"),
 )
 
