@@ -3,6 +3,9 @@
 Imports the DSB's DWZ list (a zip, a folder or a single spieler.csv / SPIELER.TXT). Exit 0 when every row
 was imported, 1 when some rows were rejected (the others imported), 2 when the list cannot be used (nothing
 written).
+
+After an import (not a dry run) the import is recorded as a ``ListImport`` row, as the admin's upload leaves
+one, and its Abgleich is stored with it (``docs/dsb-list.md``); the last line of the output counts it.
 """
 
 from __future__ import annotations
