@@ -167,7 +167,7 @@ def _abgleich(list_import: ListImport) -> dict:
     if "error" in counts:
         return {"abgleich": _("fehlgeschlagen: %(error)s") % counts}
     url = reverse("ratings:official-comparison", args=[list_import.pk])
-    return {"abgleich": abgleich_line(counts), "abgleich_url": url}
+    return {"abgleich": abgleich_line(counts=counts), "abgleich_url": url}
 
 
 def _enqueue(pk: int) -> None:

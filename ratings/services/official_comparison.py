@@ -116,7 +116,7 @@ def official_comparison_store(*, list_import: ListImport) -> dict:
     }
 
 
-def abgleich_line(counts: dict | None) -> str:
+def abgleich_line(*, counts: dict | None) -> str:
     """The report's line: "Abgleich: N Abweichungen (X hier mehr, Y beim DSB mehr, Z Kette)"; "" without
     a comparison."""
     if not counts or "differences" not in counts:

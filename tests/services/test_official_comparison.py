@@ -52,7 +52,7 @@ def test_the_three_planted_causes_are_stored_with_their_tournaments_and_counts()
     assert counts["ours_extra"] == 4 and counts["dsb_extra"] == 4
     assert counts["chain_parts"] == len(rows) - 8
     assert counts["compared"] == 32
-    assert abgleich_line(counts) == (
+    assert abgleich_line(counts=counts) == (
         f"Abgleich: {len(rows)} Abweichungen (4 hier mehr, 4 beim DSB mehr, {len(rows) - 8} Kette)"
     )
 

@@ -133,4 +133,7 @@ def _record(report, path: str, *, umstufung: bool) -> str:
     list_import.report = [[i.outcome, i.line, i.key, i.name, i.detail] for i in report.items]
     list_import.finished_at = timezone.now()
     list_import.save()
-    return abgleich_line(summary["abgleich"]) or _("Abgleich fehlgeschlagen: %(error)s") % summary["abgleich"]
+    return (
+        abgleich_line(counts=summary["abgleich"])
+        or _("Abgleich fehlgeschlagen: %(error)s") % summary["abgleich"]
+    )
