@@ -240,3 +240,13 @@ def test_the_admin_import_page_shows_the_count_and_links_the_page(login, users, 
 def test_the_dashboard_links_the_abgleich(login, users):
     html = login(users["officer_a"]).get(reverse("ratings:officer-dashboard")).content.decode()
     assert reverse("ratings:official-comparisons") in html
+
+
+def test_the_page_and_csv_in_english(login, users, planted):
+    client = login(users["officer_lv"])
+    client.cookies["django_language"] = "en"
+    html = client.get(page_url(planted.list_import)).content.decode()
+    assert "Comparison with the DSB list of 01.12.2025" in html
+    assert "more here" in html and "more at the DSB" in html and "chain" in html
+    csv_response = client.get(reverse("ratings:official-comparison-csv", args=[planted.list_import.pk]))
+    assert csv_rows(csv_response)[0][4:7] == ["Week", "Cause", "Tournament(s)"]
