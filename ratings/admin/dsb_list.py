@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from ratings.formats.dsb_list import ListError, read_list_bytes
 from ratings.models import ListImport, ListImportStatus
 from ratings.services.dsb_list import REPORT_OUTCOMES, UMSTUFUNG_DATE, list_limits, report_csv
+from ratings.services.official_comparison import abgleich_line
 
 MAX_UPLOAD = 50 * 1024 * 1024
 SHOWN_ROWS = 500
@@ -142,6 +143,7 @@ class ListImportAdmin(admin.ModelAdmin):
             "summary": list_import.summary or {},
             "rows": [[_(REPORT_OUTCOMES.get(r[0], r[0])), *r[1:]] for r in shown[:SHOWN_ROWS]],
             "more_rows": max(0, len(shown) - SHOWN_ROWS),
+            **_abgleich(list_import),
             "has_view_permission": True,
         }
         return TemplateResponse(request, "admin/ratings/listimport/detail.html", context)
@@ -155,6 +157,17 @@ class ListImportAdmin(admin.ModelAdmin):
         response["Content-Disposition"] = f'attachment; filename="dsb-liste-{stamp}-bericht-{pk}.csv"'
         response.write("\ufeff" + report_csv(items=list_import.report))  # the BOM: spreadsheets read UTF-8
         return response
+
+
+def _abgleich(list_import: ListImport) -> dict:
+    """The Abgleich's line of the report and the link to its page (officer pages: staff see every row)."""
+    counts = (list_import.summary or {}).get("abgleich")
+    if not counts:
+        return {}
+    if "error" in counts:
+        return {"abgleich": _("fehlgeschlagen: %(error)s") % counts}
+    url = reverse("ratings:official-comparison", args=[list_import.pk])
+    return {"abgleich": abgleich_line(counts=counts), "abgleich_url": url}
 
 
 def _enqueue(pk: int) -> None:

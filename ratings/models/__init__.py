@@ -3,7 +3,15 @@
 from .adjustment import RatingAdjustment, RatingState
 from .audit import AuditEvent
 from .draft import TournamentDraft
-from .dsb_list import ListImport, ListImportStatus, OfficialRating
+from .dsb_list import (
+    DifferenceCause,
+    ListImport,
+    ListImportStatus,
+    OfficialDifference,
+    OfficialRating,
+    OfficialVerdict,
+    VerdictState,
+)
 from .evaluation import Evaluation, EvaluationDigest, Restpartie
 from .federation import Club, Organisation
 from .officer import OfficerScope, TournamentEntryMode
@@ -14,6 +22,7 @@ from .tournament import Game, Tournament, TournamentEntry
 __all__ = [
     "AuditEvent",
     "Club",
+    "DifferenceCause",
     "Evaluation",
     "EvaluationDigest",
     "Game",
@@ -21,7 +30,9 @@ __all__ = [
     "ListImportStatus",
     "Membership",
     "OfficerScope",
+    "OfficialDifference",
     "OfficialRating",
+    "OfficialVerdict",
     "Organisation",
     "Player",
     "RatingAdjustment",
@@ -33,4 +44,5 @@ __all__ = [
     "TournamentDraft",
     "TournamentEntry",
     "TournamentEntryMode",
+    "VerdictState",
 ]

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .player import Player
 
@@ -75,3 +76,90 @@ class OfficialRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id}: {self.dwz}-{self.index} ({self.as_of})"
+
+
+class DifferenceCause(models.TextChoices):
+    """The values of ``ratings.selectors.official_comparison.Cause``."""
+
+    OURS_EXTRA = "ours_extra", pgettext_lazy("Abgleich", "hier mehr")
+    DSB_EXTRA = "dsb_extra", pgettext_lazy("Abgleich", "beim DSB mehr")
+    CHAIN_PARTS = "chain_parts", pgettext_lazy("Abgleich", "Kette")
+
+
+class OfficialDifference(models.Model):
+    """One row of the Abgleich of a list import: a listed player whose official DWZ-Index differs from
+    dwzsite's as of the week of his last official evaluation, with its likely cause (stored by
+    ``ratings.services.official_comparison``; the selector ``official_comparison`` computes it)."""
+
+    list_import = models.ForeignKey(
+        ListImport, verbose_name=_("Import"), on_delete=models.CASCADE, related_name="differences"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="official_differences"
+    )
+    cause = models.CharField(
+        pgettext_lazy("Abgleich", "Ursache"), max_length=12, choices=DifferenceCause.choices
+    )
+    evidence = models.CharField(_("Anhaltspunkt"), max_length=12, blank=True)
+    official_dwz = models.PositiveIntegerField(_("DSB DWZ"), null=True, blank=True)
+    official_index = models.PositiveIntegerField(_("DSB Index"), default=0)
+    official_week = models.CharField(_("KW (JJJJWW)"), max_length=20, blank=True)
+    window_end = models.DateField(_("verglichen bis"))
+    our_dwz = models.PositiveIntegerField(_("dwzsite DWZ"), null=True, blank=True)
+    our_index = models.PositiveIntegerField(_("dwzsite Index"), default=0)
+    # The named tournaments: [{"id", "name", "code", "date" (ISO)}], in evaluation order.
+    tournaments = models.JSONField(_("Turniere"), default=list, blank=True)
+    message = models.TextField(_("Hinweis"), blank=True)
+
+    class Meta:
+        verbose_name = _("Abweichung (Abgleich)")
+        verbose_name_plural = _("Abweichungen (Abgleich)")
+        ordering = ["list_import", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["list_import", "player"], name="official_difference_unique")
+        ]
+        indexes = [models.Index(fields=["list_import", "cause"], name="official_difference_cause")]
+
+    def __str__(self) -> str:
+        return f"{self.list_import_id}/{self.player_id}: {self.cause}"
+
+
+class VerdictState(models.TextChoices):
+    """The values of ``ratings.selectors.official_comparison.Agreement``."""
+
+    CONFIRMED = "confirmed", pgettext_lazy("Abgleich", "bestätigt")
+    DIFFERS = "differs", pgettext_lazy("Abgleich", "abweichend")
+    UNCLEAR = "unclear", pgettext_lazy("Abgleich", "unklar")
+    PENDING = "pending", pgettext_lazy("Abgleich", "offen")
+
+
+class OfficialVerdict(models.Model):
+    """A tournament's verdict against one list import (bestätigt, abweichend with the differences, unklar,
+    offen); the newest import's verdict is the one that counts (``selectors.official_stored``)."""
+
+    tournament = models.ForeignKey(
+        "ratings.Tournament",
+        verbose_name=_("Turnier"),
+        on_delete=models.CASCADE,
+        related_name="official_verdicts",
+    )
+    list_import = models.ForeignKey(
+        ListImport, verbose_name=_("Import"), on_delete=models.CASCADE, related_name="verdicts"
+    )
+    state = models.CharField(
+        pgettext_lazy("Abgleich", "Abgleich"), max_length=10, choices=VerdictState.choices
+    )
+    checked_at = models.DateTimeField(_("geprüft am"))
+    # The differences behind it: [{"player", "key", "name", "cause", "message"}].
+    differences = models.JSONField(pgettext_lazy("Abgleich", "Abweichungen"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("Abgleich eines Turniers")
+        verbose_name_plural = _("Abgleiche der Turniere")
+        ordering = ["tournament", "-checked_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "list_import"], name="official_verdict_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}/{self.list_import_id}: {self.state}"

@@ -13,6 +13,7 @@ import csv
 import datetime
 import hashlib
 import io
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -24,7 +25,7 @@ from django.db import transaction
 from django.db.models import Field, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 
 from ratings.bulk import insert_rows, update_rows
 from ratings.dwz.replay import OrderKey, adjustment_order, day_start
@@ -55,9 +56,11 @@ from ratings.recalculation import (
     tournaments_of,
 )
 
+from .official_comparison import official_comparison_store
 from .players import players_status_sync
 
 _T = TypeVar("_T")
+logger = logging.getLogger(__name__)
 
 UMSTUFUNG_DATE = datetime.date(2026, 6, 8)  # dwz-rules.md §16
 UMSTUFUNG_REASON = "DWZ-Liste vom 08.06.2026"
@@ -1096,14 +1099,28 @@ def list_import_run(
         umstufung=list_import.umstufung,
         progress=progress,
     )
-    list_import.refresh_from_db(fields=["done", "total"])
     list_import.as_of = report.as_of
+    summary = report.summary()
+    if not report.dry_run:  # the Abgleich, after the import's commit (services/official_comparison.py)
+        progress(pgettext("Abgleich", "Abgleich"), 7, 7)
+        summary["abgleich"] = list_import_compare(list_import=list_import)
+    list_import.refresh_from_db(fields=["done", "total"])
     list_import.generation = report.generation
     list_import.status = ListImportStatus.DONE
     list_import.exit_code = report.exit_code
-    list_import.summary = report.summary()
+    list_import.summary = summary
     list_import.report = [[i.outcome, i.line, i.key, i.name, i.detail] for i in report.items]
     list_import.data = None
     list_import.finished_at = timezone.now()
     list_import.save()
     return list_import
+
+
+def list_import_compare(*, list_import: ListImport) -> dict[str, Any]:
+    """The Abgleich of an imported list, stored (``official_comparison_store``); its counts, or the error
+    that stopped it: the list itself is imported and stays so."""
+    try:
+        return official_comparison_store(list_import=list_import)
+    except Exception as exc:  # the import is committed; its report must still be written
+        logger.exception("Abgleich of list import %s failed", list_import.pk)
+        return {"error": f"{type(exc).__name__}: {exc}"}

@@ -3,19 +3,32 @@
 Imports the DSB's DWZ list (a zip, a folder or a single spieler.csv / SPIELER.TXT). Exit 0 when every row
 was imported, 1 when some rows were rejected (the others imported), 2 when the list cannot be used (nothing
 written).
+
+After an import (not a dry run) the import is recorded as a ``ListImport`` row, as the admin's upload leaves
+one, and its Abgleich is stored with it (``docs/dsb-list.md``); the last line of the output counts it.
 """
 
 from __future__ import annotations
 
 import datetime
+import os
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.formats.dsb_list import ListError, read_list
 from ratings.management.commands.recalculate import ProgressBar
-from ratings.services.dsb_list import UMSTUFUNG_DATE, dsb_list_import, list_limits, report_csv
+from ratings.models import ListImport, ListImportStatus
+from ratings.services.dsb_list import (
+    UMSTUFUNG_DATE,
+    dsb_list_import,
+    list_import_compare,
+    list_limits,
+    report_csv,
+)
+from ratings.services.official_comparison import abgleich_line
 
 SHOWN = ("rejected", "difference", "warning", "ended")
 
@@ -86,6 +99,8 @@ class Command(BaseCommand):
             )
             % s
         )
+        if not report.dry_run:
+            self.stdout.write(_record(report, options["path"], umstufung=umstufung))
         if options["report"]:
             with open(options["report"], "w", encoding="utf-8-sig", newline="") as fh:
                 fh.write(report_csv(items=report.items))
@@ -95,3 +110,30 @@ class Command(BaseCommand):
             raise CommandError(
                 _("Einige Zeilen wurden abgelehnt; die übrigen sind importiert."), returncode=1
             )
+
+
+def _record(report, path: str, *, umstufung: bool) -> str:
+    """The import as a ``ListImport`` row, as the admin's upload leaves one (the officers' Abgleich page
+    lists the imports), with its Abgleich stored; returns the Abgleich's line of the report."""
+    summary = report.summary()
+    list_import = ListImport.objects.create(
+        file_name=os.path.basename(os.path.normpath(path))[:255],
+        as_of=report.as_of,
+        generation=report.generation,
+        umstufung=umstufung,
+        status=ListImportStatus.RUNNING,
+        done=7,
+        total=7,
+        summary=summary,
+    )
+    summary["abgleich"] = list_import_compare(list_import=list_import)
+    list_import.status = ListImportStatus.DONE
+    list_import.exit_code = report.exit_code
+    list_import.summary = summary
+    list_import.report = [[i.outcome, i.line, i.key, i.name, i.detail] for i in report.items]
+    list_import.finished_at = timezone.now()
+    list_import.save()
+    return (
+        abgleich_line(counts=summary["abgleich"])
+        or _("Abgleich fehlgeschlagen: %(error)s") % summary["abgleich"]
+    )

@@ -7,12 +7,14 @@ from django.http import HttpRequest
 
 from ratings import permissions
 from ratings.selectors.audit import audit_trail
+from ratings.selectors.official_stored import latest_verdicts
 from ratings.web.audit_display import with_lines
 
 
 def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict | None:
     """None for visitors who are not logged in; for officers and staff the trail of ``tournament`` or
-    ``player`` and, on a tournament, whether they may manage it and correct it now (WO 6.2 year)."""
+    ``player`` and, on a tournament, whether they may manage it and correct it now (WO 6.2 year) and its
+    Abgleich with the newest DSB list that judged it (``verdict``, None if none has)."""
     user = request.user
     if not user.is_authenticated:
         return None
@@ -28,4 +30,5 @@ def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict
             "window_message": permissions.outside_window_message(),
             "tournament": tournament,
         }
+        panel["verdict"] = latest_verdicts(tournament_ids=[tournament.pk]).get(tournament.pk)
     return panel

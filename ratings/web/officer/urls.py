@@ -5,6 +5,7 @@ from django.urls import path
 from ratings.web.officer.views import (
     dsb_list,
     merge,
+    official_comparison,
     participants,
     results,
     rounds,
@@ -18,6 +19,13 @@ urlpatterns = [
     path("referent/spielersuche/", results.player_search, name="officer-player-search"),
     path("referent/dubletten/", merge.duplicates, name="officer-duplicates"),
     path("referent/zusammenfuehren/", merge.merge, name="officer-merge"),
+    path("referent/abgleich/", official_comparison.comparison_imports, name="official-comparisons"),
+    path("referent/abgleich/<int:pk>/", official_comparison.comparison_detail, name="official-comparison"),
+    path(
+        "referent/abgleich/<int:pk>/abgleich.csv",
+        official_comparison.comparison_csv,
+        name="official-comparison-csv",
+    ),
     path("turniere/neu/", tournaments.tournament_create, name="tournament-create"),
     path("turniere/aus-datei/", trf_import.trf_upload, name="trf-upload"),
     path("turniere/aus-datei/<token:token>/", trf_import.trf_review, name="trf-review"),
