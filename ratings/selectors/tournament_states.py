@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Subquery
+import datetime
+
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -216,3 +218,32 @@ def snapshot_changes(
     out += _player_changes(before.get("players", []), after.get("players", []))
     out += _game_changes(before.get("games", []), after.get("games", []), boards or {})
     return out
+
+
+# --- the dashboard's lists (WO 6.2, WO 7.6) -------------------------------------------------------------
+
+
+def unsubmitted_tournaments(
+    *, manageable: QuerySet[Tournament], today: datetime.date, since: datetime.date, limit: int = 100
+) -> QuerySet[Tournament]:
+    """Those of ``manageable`` that have ended (before ``today``, not before ``since``) and were never
+    submitted, earliest end first: the WO 6.2 countdown. One query."""
+    return (
+        manageable.filter(end_date__lt=today, end_date__gte=since)
+        .exclude(Exists(TournamentSubmission.objects.filter(tournament=OuterRef("pk"))))
+        .order_by("end_date", "pk")[:limit]
+    )
+
+
+def announced_not_entered(
+    *, manageable: QuerySet[Tournament], today: datetime.date, limit: int = 100
+) -> QuerySet[Tournament]:
+    """Announced tournaments of ``manageable`` whose start has passed (before ``today``) with nothing entered:
+    no participant, no game, no draft. One query."""
+    return (
+        manageable.filter(announced=True, start_date__lt=today)
+        .exclude(Exists(TournamentEntry.objects.filter(tournament=OuterRef("pk"))))
+        .exclude(Exists(Game.objects.filter(tournament=OuterRef("pk"))))
+        .exclude(Exists(TournamentDraft.objects.filter(tournament=OuterRef("pk"))))
+        .order_by("start_date", "pk")[:limit]
+    )

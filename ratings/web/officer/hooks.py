@@ -7,6 +7,7 @@ from django.http import HttpRequest
 
 from ratings import permissions
 from ratings.selectors.audit import audit_trail
+from ratings.selectors.tournament_states import tournament_states
 from ratings.web.audit_display import with_lines
 
 
@@ -27,5 +28,6 @@ def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict
             "correctable": manages and permissions.may_correct(user, tournament),
             "window_message": permissions.outside_window_message(),
             "tournament": tournament,
+            "state": tournament_states(tournaments=[tournament]).get(tournament.pk) if manages else None,
         }
     return panel
