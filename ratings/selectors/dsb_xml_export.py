@@ -27,7 +27,7 @@ import importlib.metadata
 import re
 import tomllib
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -69,7 +69,7 @@ GAME_POINTS = {
 }
 BYE_POINTS = {"+": ("+", "-"), "F": ("1", "0"), "H": ("0.5", "0"), "Z": ("0", "0"), "U": ("0", "0")}
 _DSB_ID = re.compile(r"(?:NU|FI)\d{1,12}|\d{1,12}")  # dsbId as formats.md §3.10 allows it
-_MODES = {TournamentMode.SWISS: "swiss", TournamentMode.ROUND_ROBIN: "rr"}
+_MODES: dict[str, str] = {TournamentMode.SWISS: "swiss", TournamentMode.ROUND_ROBIN: "rr"}
 
 
 @dataclass
@@ -140,7 +140,8 @@ def system_version() -> str:
 
 
 def tournament_xml_uuid(tournament: Tournament) -> uuid.UUID:
-    """The stable ``tournamentUUID``: stored at the first export; before it the portal UUID or the derived one."""
+    """The stable ``tournamentUUID``: stored at the first export; before it the portal UUID or the derived
+    one."""
     if tournament.xml_uuid is not None:
         return tournament.xml_uuid
     return dsb_xml.tournament_uuid(f"tournament:{tournament.pk}", tournament.code or "")
@@ -188,7 +189,9 @@ def _games(rows: TournamentRows, numbers: dict[int, int]) -> list[dsb_xml.Game]:
             continue
         pw, pb = GAME_POINTS[result]
         black = numbers.get(black_id)
-        out.append(dsb_xml.Game(round=rnd, white=white or 0, black=black or 0, point_white=pw, point_black=pb))
+        out.append(
+            dsb_xml.Game(round=rnd, white=white or 0, black=black or 0, point_white=pw, point_black=pb)
+        )
     return out
 
 
@@ -213,9 +216,7 @@ def build_report(rows: TournamentRows, *, header: dsb_xml.Header | None = None) 
     A game with a player who is not an entry gets start number 0: the check names it."""
     t = rows.tournament
     numbers = rows.numbers
-    players = tuple(
-        _player(e, numbers[e.player_id], rows.memberships.get(e.player_id)) for e in rows.entries
-    )
+    players = tuple(_player(e, numbers[e.player_id], rows.memberships.get(e.player_id)) for e in rows.entries)
     games = tuple(_games(rows, numbers))
     rounds = max([t.rounds or 0, *(g.round for g in games)])
     tournament = dsb_xml.Tournament(
@@ -292,15 +293,14 @@ def _message(problem: dsb_xml.Problem) -> str:
 
 # Each item of the officer's check list: its label and the report elements its problems name.
 _ITEMS = (
-    (gettext_noop("Geburtsjahr jedes Spielers"), ("dobYear",), True),
-    (gettext_noop("Startnummern eindeutig"), ("tournamentPlayerNumber",), True),
+    (gettext_noop("Geburtsjahr jedes Spielers"), ("dobYear",)),
+    (gettext_noop("Startnummern eindeutig"), ("tournamentPlayerNumber",)),
     (
         gettext_noop("Jede Partie mit Spielern der Liste"),
         ("tournamentPlayerNumberWhite", "tournamentPlayerNumberBlack"),
-        True,
     ),
-    (gettext_noop("Kein Spieler doppelt (DSB-ID)"), ("dsbId",), False),
-    (gettext_noop("Ende = Tag der letzten Partie"), ("endDate", "date"), False),
+    (gettext_noop("Kein Spieler doppelt (DSB-ID)"), ("dsbId",)),
+    (gettext_noop("Ende = Tag der letzten Partie"), ("endDate", "date")),
 )
 
 
@@ -314,8 +314,9 @@ def export_check(*, report: dsb_xml.Report) -> ExportCheck:
     else:
         fatal, advice = [], dsb_xml.check_problems(report)
     problems = [(p, True) for p in fatal] + [(p, False) for p in advice]
-    items, named = [], set()
-    for label, elements, _blocking in _ITEMS:
+    items: list[CheckItem] = []
+    named: set[int] = set()
+    for label, elements in _ITEMS:
         mine = [(p, b) for p, b in problems if p.element in elements]
         named.update(id(p) for p, _b in mine)
         items.append(
@@ -334,7 +335,10 @@ def export_check(*, report: dsb_xml.Report) -> ExportCheck:
         )
     )
     return ExportCheck(
-        report=report, items=items, blocking=[_message(p) for p in fatal], advice=[_message(p) for p in advice]
+        report=report,
+        items=items,
+        blocking=[_message(p) for p in fatal],
+        advice=[_message(p) for p in advice],
     )
 
 

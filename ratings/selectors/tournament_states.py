@@ -9,17 +9,23 @@ submissions 1, and for the submitted ones the export's rows 4); the verdict come
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import datetime
 
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ratings.models import Evaluation, Game, Tournament, TournamentDraft, TournamentEntry, TournamentSubmission
+from ratings.models import (
+    Evaluation,
+    Game,
+    Tournament,
+    TournamentDraft,
+    TournamentEntry,
+    TournamentSubmission,
+)
 
 from .dsb_xml_export import build_report, load_rows, report_snapshot, snapshot_digest
 
@@ -83,7 +89,7 @@ def _flags(ids: Sequence[int]) -> dict[int, dict[str, Any]]:
         evaluated=Exists(Evaluation.objects.filter(tournament=OuterRef("pk"))),
     )
     return {
-        r["pk"]: r
+        r["pk"]: dict(r)
         for r in rows.values("pk", "announced", "rated", "has_draft", "has_entries", "has_games", "evaluated")
     }
 
@@ -174,7 +180,11 @@ def _game_label(key: tuple[int, int | None, int | None], boards: Mapping) -> str
         return _("Runde %(round)s Brett %(board)s") % {"round": rnd, "board": board}
     if black is None:
         return _("Runde %(round)s, spielfrei Nr. %(white)s") % {"round": rnd, "white": white}
-    return _("Runde %(round)s, Nr. %(white)s – Nr. %(black)s") % {"round": rnd, "white": white, "black": black}
+    return _("Runde %(round)s, Nr. %(white)s – Nr. %(black)s") % {
+        "round": rnd,
+        "white": white,
+        "black": black,
+    }
 
 
 def _player_changes(before: list, after: list) -> list[str]:

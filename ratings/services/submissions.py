@@ -32,7 +32,9 @@ def _is_portal_uuid(code: str | None) -> bool:
     return True
 
 
-def tournament_submit(*, tournament: Tournament, user, data: bytes, file_uuid: uuid.UUID) -> TournamentSubmission:
+def tournament_submit(
+    *, tournament: Tournament, user, data: bytes, file_uuid: uuid.UUID
+) -> TournamentSubmission:
     """Record that ``data`` (the DSB XML report just exported, ``file_uuid`` its header's) went to the DSB:
     the submission with its digest and snapshot, the tournament's ``xml_uuid`` at its first export (unless
     its code is a portal UUID), and an audit row "eingereicht"."""

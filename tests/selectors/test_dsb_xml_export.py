@@ -40,7 +40,9 @@ POINTS = {"1": 1, "0.5": 0.5, "0": 0, "+": 1, "-": 0}
 def _import(name: str) -> Tournament:
     t = trf_read((DATA / "trf" / name).read_bytes())
     return trf_save(
-        tournament=t, head=head_from_file(t), decisions=decisions_from_matches(trf_match(t), create_unknown=True)
+        tournament=t,
+        head=head_from_file(t),
+        decisions=decisions_from_matches(trf_match(t), create_unknown=True),
     ).tournament
 
 
@@ -63,7 +65,9 @@ def test_real_files_export_validate_and_read_back(name):
         (e.player.surname, e.player.first_name, e.player.birth_year) for e in entries
     ]
     assert [p.fide_id for p in report.players] == [e.player.fide_id for e in entries]
-    games = Game.objects.filter(tournament=tournament).order_by("round", F("board").asc(nulls_last=True), "pk")
+    games = Game.objects.filter(tournament=tournament).order_by(
+        "round", F("board").asc(nulls_last=True), "pk"
+    )
     assert len(report.games) == games.count()
     for g, row in zip(report.games, games, strict=True):
         assert (g.round, g.white, g.black) == (row.round, number[row.white_id], number.get(row.black_id))
@@ -99,13 +103,28 @@ def test_missing_birth_years_block_the_export_and_name_the_players():
 def _small():
     lv = Organisation.objects.create(code="C00", name="Württembergischer Schachbund")
     club = Club.objects.create(zps="C0505", name="SK Muster", organisation=lv)
-    a = Player.objects.create(key="NU100", dsb_id="NU100", surname="Müller", first_name="Jörg", birth_year=1970, sex="m")
-    b = Player.objects.create(key="C0505-7", surname="Weiß", first_name="Anna", birth_year=1985, sex="w", fide_id=4612345, fide_elo=2105)
+    a = Player.objects.create(
+        key="NU100", dsb_id="NU100", surname="Müller", first_name="Jörg", birth_year=1970, sex="m"
+    )
+    b = Player.objects.create(
+        key="C0505-7",
+        surname="Weiß",
+        first_name="Anna",
+        birth_year=1985,
+        sex="w",
+        fide_id=4612345,
+        fide_elo=2105,
+    )
     c = Player.objects.create(key="X-3", surname="Schulz", first_name="Eva", birth_year=2001)
     Membership.objects.create(player=b, club=club, member_number="0007")
     t = Tournament.objects.create(
-        name="Maiturnier", place="Ulm", start_date=datetime.date(2026, 5, 1), end_date=datetime.date(2026, 5, 3),
-        rounds=3, organiser_club=club, time_control="90/40+30+30s",
+        name="Maiturnier",
+        place="Ulm",
+        start_date=datetime.date(2026, 5, 1),
+        end_date=datetime.date(2026, 5, 3),
+        rounds=3,
+        organiser_club=club,
+        time_control="90/40+30+30s",
     )
     for rank, p in enumerate((a, b, c), start=1):
         TournamentEntry.objects.create(tournament=t, player=p, start_rank=rank)
@@ -121,10 +140,16 @@ def _small():
 def test_players_games_byes_and_forfeits_as_section_3_10_wants_them():
     t = _small()
     report = dsb_report(tournament=t, now=datetime.datetime(2026, 5, 4, 20, 15, tzinfo=datetime.UTC))
-    one, two, three = report.players
+    one, two, _three = report.players
     assert (one.dsb_id, one.vkz, one.member_number, one.sex) == ("NU100", "", None, "m")
     assert (two.dsb_id, two.vkz, two.member_number, two.club, two.fide_id, two.fide_rating, two.sex) == (
-        "", "C0505", 7, "SK Muster", 4612345, 2105, "w",
+        "",
+        "C0505",
+        7,
+        "SK Muster",
+        4612345,
+        2105,
+        "w",
     )
     assert [(g.round, g.white, g.black, g.point_white, g.point_black, g.kind) for g in report.games] == [
         (1, 1, 2, "1", "0", "played"),

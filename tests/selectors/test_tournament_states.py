@@ -26,7 +26,10 @@ pytestmark = pytest.mark.django_db
 
 
 def _tournament(name="Maiturnier"):
-    a, b, c = (make_player(surname=n, first_name="Vorname", birth_year=1980 + i) for i, n in enumerate(("Alpha", "Beta", "Gamma")))
+    a, b, c = (
+        make_player(surname=n, first_name="Vorname", birth_year=1980 + i)
+        for i, n in enumerate(("Alpha", "Beta", "Gamma"))
+    )
     games = [(1, a, b, "1-0"), (2, b, c, "1/2-1/2"), (3, c, a, "0-1")]
     t = make_tournament([a, b, c], games, end=datetime.date(2026, 5, 3), name=name)
     Game.objects.filter(tournament=t).update(board=1)
@@ -45,7 +48,10 @@ def _state(t, **kwargs):
 
 def test_announced_then_in_entry_then_evaluated():
     t = Tournament.objects.create(
-        name="Sommeropen", start_date=datetime.date(2026, 8, 1), end_date=datetime.date(2026, 8, 3), announced=True
+        name="Sommeropen",
+        start_date=datetime.date(2026, 8, 1),
+        end_date=datetime.date(2026, 8, 3),
+        announced=True,
     )
     assert _state(t).code == ANNOUNCED and _state(t).label == "angemeldet"
     Tournament.objects.filter(pk=t.pk).update(announced=False)
@@ -78,7 +84,11 @@ def test_submitted_until_something_changes_then_changed_with_what():
     tournament_save_head(tournament=t)
     state = _state(t)
     assert state.code == CHANGED and state.label == "geändert seit Einreichung"
-    assert state.changes == ["Enddatum", "Spieler hinzugefügt: Delta, Vorname (4)", "Ergebnis Runde 2 Brett 1"]
+    assert state.changes == [
+        "Enddatum",
+        "Spieler hinzugefügt: Delta, Vorname (4)",
+        "Ergebnis Runde 2 Brett 1",
+    ]
     _submit(t)
     assert _state(t).code == SUBMITTED
 
@@ -108,7 +118,11 @@ def test_the_verdict_hook_confirms_or_deviates_only_an_unchanged_submission():
 
 
 def test_snapshot_changes_of_games_removed_and_byes():
-    before = {"head": {}, "players": [], "games": [{"round": 1, "white": 1, "black": None, "point_white": "+"}]}
+    before = {
+        "head": {},
+        "players": [],
+        "games": [{"round": 1, "white": 1, "black": None, "point_white": "+"}],
+    }
     after = {"head": {}, "players": [], "games": [{"round": 2, "white": 1, "black": 2, "point_white": "1"}]}
     assert snapshot_changes(before, after) == [
         "Partie hinzugefügt: Runde 2, Nr. 1 – Nr. 2",

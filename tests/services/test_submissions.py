@@ -62,12 +62,14 @@ def test_announce_before_the_start_only():
     club = ClubFactory()
     officer = make_user("wr", club=club)
     today = datetime.date(2026, 6, 1)
-    head = dict(name="Sommeropen", organiser_club=club, time_control="90/40+30+30s", rounds=7)
+    head = {"name": "Sommeropen", "organiser_club": club, "time_control": "90/40+30+30s", "rounds": 7}
     late = Tournament(start_date=today, end_date=today + datetime.timedelta(days=2), **head)
     with pytest.raises(ValidationError) as exc:
         tournament_announce(tournament=late, user=officer, today=today)
     assert "start_date" in exc.value.error_dict and not Tournament.objects.exists()
-    t = Tournament(start_date=today + datetime.timedelta(days=10), end_date=today + datetime.timedelta(days=12), **head)
+    t = Tournament(
+        start_date=today + datetime.timedelta(days=10), end_date=today + datetime.timedelta(days=12), **head
+    )
     tournament_announce(tournament=t, user=officer, today=today)
     t.refresh_from_db()
     assert t.announced and t.rating_officer == officer
@@ -106,7 +108,9 @@ def test_command_refuses_with_one_line_per_problem_and_writes_nothing(tmp_path):
     assert not TournamentSubmission.objects.exists()
 
 
-@pytest.mark.parametrize(("args", "message"), [(["9999"], "nicht gefunden"), (["--user", "nobody"], "Benutzer")])
+@pytest.mark.parametrize(
+    ("args", "message"), [(["9999"], "nicht gefunden"), (["--user", "nobody"], "Benutzer")]
+)
 def test_command_unknown_tournament_or_user(args, message):
     t = _tournament()
     argv = args if args[0] != "--user" else [str(t.pk), *args]

@@ -34,7 +34,7 @@ def _write_atomically(path: str, data: bytes) -> None:
 
 
 class Command(BaseCommand):
-    help = "Schreibt ein Turnier als DSB-XML-Bericht 2.5 (DSB_DWZ_TournamentReport) und vermerkt die Einreichung."
+    help = "Schreibt ein Turnier als DSB-XML-Bericht 2.5 und vermerkt die Einreichung."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("tournament", help="id or tournament code")
@@ -64,9 +64,7 @@ class Command(BaseCommand):
         if data is None:
             for line in check.blocking:
                 self.stderr.write(line)
-            raise CommandError(
-                f"{len(check.blocking)} Problem(e): keine Datei geschrieben.", returncode=2
-            )
+            raise CommandError(f"{len(check.blocking)} Problem(e): keine Datei geschrieben.", returncode=2)
         for line in check.advice:
             self.stderr.write(f"Hinweis: {line}")
         if options["output"]:
@@ -80,6 +78,8 @@ class Command(BaseCommand):
                 sys.stdout.flush()
             except BrokenPipeError:
                 pass
-        tournament_submit(tournament=tournament, user=user, data=data, file_uuid=check.report.header.file_uuid)
+        tournament_submit(
+            tournament=tournament, user=user, data=data, file_uuid=check.report.header.file_uuid
+        )
         if options["output"]:
             self.stderr.write(f"{tournament} → {options['output']}")

@@ -30,7 +30,9 @@ class DashboardRow:
         return -self.days_overdue
 
 
-def dashboard_rows(user, tournaments, *, states: dict[int, TournamentState] | None = None) -> list[DashboardRow]:
+def dashboard_rows(
+    user, tournaments, *, states: dict[int, TournamentState] | None = None
+) -> list[DashboardRow]:
     states = states or {}
     return [
         DashboardRow(

@@ -72,7 +72,9 @@ def test_changed_since_submission_is_listed(login, users, tree, players):
     assert "geändert seit Einreichung" in html and "Spielerdaten geändert: Anton, Test (1)" in html
 
 
-@pytest.mark.parametrize(("who", "status"), [("officer_b", 403), ("member", 403), ("officer_lv", 200), ("admin", 200)])
+@pytest.mark.parametrize(
+    ("who", "status"), [("officer_b", 403), ("member", 403), ("officer_lv", 200), ("admin", 200)]
+)
 def test_permissions(login, users, tree, players, who, status):
     t = _rr(players, tree)
     client = login(users[who])
@@ -117,11 +119,17 @@ def test_announce_a_tournament(login, users, tree):
     response = client.post(reverse("ratings:tournament-announce"), data)
     assert response.status_code == 302
     t = Tournament.objects.get(name="Sommeropen")
-    assert t.announced and AuditEvent.objects.filter(action=AuditAction.ANNOUNCE, tournament_ref=t.pk).exists()
+    assert (
+        t.announced and AuditEvent.objects.filter(action=AuditAction.ANNOUNCE, tournament_ref=t.pk).exists()
+    )
     html = client.get(reverse("ratings:officer-dashboard")).content.decode()
     assert ">angemeldet<" in html
     # after its start: refused, nothing saved
-    data |= {"name": "Zu spät", "start_date": permissions.today().isoformat(), "end_date": permissions.today().isoformat()}
+    data |= {
+        "name": "Zu spät",
+        "start_date": permissions.today().isoformat(),
+        "end_date": permissions.today().isoformat(),
+    }
     response = client.post(reverse("ratings:tournament-announce"), data)
     assert response.status_code == 200 and "nur vor seinem Beginn" in response.content.decode()
     assert not Tournament.objects.filter(name="Zu spät").exists()
@@ -141,12 +149,18 @@ def test_dashboard_countdown_and_announced_without_entry(login, users, tree, pla
     check, data = dsb_export(tournament=done)
     tournament_submit(tournament=done, user=None, data=data, file_uuid=check.report.header.file_uuid)
     Tournament.objects.create(
-        name="Verpasst", start_date=today - datetime.timedelta(days=3), end_date=today - datetime.timedelta(days=1),
-        organiser_club=tree["club_a"], announced=True,
+        name="Verpasst",
+        start_date=today - datetime.timedelta(days=3),
+        end_date=today - datetime.timedelta(days=1),
+        organiser_club=tree["club_a"],
+        announced=True,
     )
     Tournament.objects.create(
-        name="Bald", start_date=today + datetime.timedelta(days=3), end_date=today + datetime.timedelta(days=4),
-        organiser_club=tree["club_a"], announced=True,
+        name="Bald",
+        start_date=today + datetime.timedelta(days=3),
+        end_date=today + datetime.timedelta(days=4),
+        organiser_club=tree["club_a"],
+        announced=True,
     )
     html = login(users["officer_a"]).get(reverse("ratings:officer-dashboard")).content.decode()
     unsubmitted = " ".join(_section(html, "unsubmitted").split())
@@ -162,7 +176,9 @@ def test_dashboard_countdown_and_announced_without_entry(login, users, tree, pla
 
 
 @pytest.mark.parametrize("n", [1, 4])
-def test_dashboard_queries_do_not_grow_with_the_rows(login, users, tree, players, n, django_assert_num_queries):
+def test_dashboard_queries_do_not_grow_with_the_rows(
+    login, users, tree, players, n, django_assert_num_queries
+):
     today = permissions.today()
     for i in range(n):
         t = _rr(players, tree, end=today - datetime.timedelta(days=10 + i), name=f"T{i}")
@@ -170,7 +186,10 @@ def test_dashboard_queries_do_not_grow_with_the_rows(login, users, tree, players
             check, data = dsb_export(tournament=t)
             tournament_submit(tournament=t, user=None, data=data, file_uuid=check.report.header.file_uuid)
         Tournament.objects.create(
-            name=f"A{i}", start_date=today - datetime.timedelta(days=3), end_date=today, organiser_club=tree["club_a"],
+            name=f"A{i}",
+            start_date=today - datetime.timedelta(days=3),
+            end_date=today,
+            organiser_club=tree["club_a"],
             announced=True,
         )
     client = login(users["officer_a"])

@@ -35,7 +35,7 @@ def _managed_tournament(request: HttpRequest, pk: int) -> Tournament:
 @permissions.officer_required
 @require_http_methods(["GET"])
 def dsb_export_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """"Für den DSB exportieren": every check with ok or its problems, the state, the last submission, and
+    """ "Für den DSB exportieren": every check with ok or its problems, the state, the last submission, and
     the download button when nothing blocks."""
     tournament = _managed_tournament(request, pk)
     check = export_check(report=dsb_report(tournament=tournament, user=request.user))
@@ -56,7 +56,9 @@ def dsb_export_download(request: HttpRequest, pk: int) -> HttpResponse:
     if data is None:
         messages.error(request, _("Der Bericht kann nicht exportiert werden: bitte die Prüfliste ansehen."))
         return redirect("ratings:tournament-dsb-export", tournament.pk)
-    tournament_submit(tournament=tournament, user=request.user, data=data, file_uuid=check.report.header.file_uuid)
+    tournament_submit(
+        tournament=tournament, user=request.user, data=data, file_uuid=check.report.header.file_uuid
+    )
     response = HttpResponse(data, content_type="application/xml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{xml_filename(tournament)}"'
     return response
@@ -65,7 +67,7 @@ def dsb_export_download(request: HttpRequest, pk: int) -> HttpResponse:
 @permissions.officer_required
 @require_http_methods(["GET", "POST"])
 def announce(request: HttpRequest) -> HttpResponse:
-    """"Turnier anmelden": the head of a tournament before its start (WO 7.6), results entered later."""
+    """ "Turnier anmelden": the head of a tournament before its start (WO 7.6), results entered later."""
     form = TournamentHeadForm(
         request.POST or None,
         instance=Tournament(),
