@@ -61,7 +61,6 @@ def test_dashboard_states_check_list_and_download(live_server, page, log_in, wid
     expect(page.locator("#not-entered")).to_contain_text("Sommeropen (angemeldet)")
     expect(page.locator(".tournament-state").first).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.screenshot(path=f"/tmp/xmlout-dashboard-{width}.png", full_page=True)
 
     item.get_by_role("link", name="Für den DSB exportieren").click()
     expect(page).to_have_url(live_server.url + f"/turniere/{t.pk}/dsb-export/")
@@ -70,7 +69,6 @@ def test_dashboard_states_check_list_and_download(live_server, page, log_in, wid
     expect(page.locator("#export-blocked")).to_be_visible()
     expect(page.locator("#export-form")).to_have_count(0)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.screenshot(path=f"/tmp/xmlout-blocked-{width}.png", full_page=True)
 
     Player.objects.filter(pk=berta.pk).update(birth_year=1981)
     page.reload()
@@ -84,7 +82,6 @@ def test_dashboard_states_check_list_and_download(live_server, page, log_in, wid
     expect(page.locator("#export-state")).to_contain_text("eingereicht")
     expect(page.locator("#last-submission")).to_contain_text("referent")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.screenshot(path=f"/tmp/xmlout-submitted-{width}.png", full_page=True)
 
     page.goto(live_server.url + "/referent/")
     expect(page.locator("#unsubmitted")).to_have_count(0)
