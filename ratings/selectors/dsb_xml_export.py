@@ -70,6 +70,9 @@ GAME_POINTS = {
 BYE_POINTS = {"+": ("+", "-"), "F": ("1", "0"), "H": ("0.5", "0"), "Z": ("0", "0"), "U": ("0", "0")}
 _DSB_ID = re.compile(r"(?:NU|FI)\d{1,12}|\d{1,12}")  # dsbId as formats.md §3.10 allows it
 _MODES: dict[str, str] = {TournamentMode.SWISS: "swiss", TournamentMode.ROUND_ROBIN: "rr"}
+# A league division's system (leagues.models.DivisionSystem) → the mode of dsb_xml.tournament_type.
+_LEAGUE_PART = "league_part"
+_LEAGUE_MODES = {"round_robin": "rr", "swiss": "swiss", "knockout": "knockout"}
 
 
 @dataclass
@@ -81,6 +84,7 @@ class TournamentRows:
     entries: list[TournamentEntry] = field(default_factory=list)
     games: list[tuple[int, int | None, int, int | None, str]] = field(default_factory=list)
     memberships: dict[int, Membership] = field(default_factory=dict)
+    team_system: str = ""  # a league division's (or part's) system: a team tournament, TR/TW/TC
 
     @property
     def numbers(self) -> dict[int, int]:
@@ -97,9 +101,20 @@ class TournamentRows:
         }
 
 
+def _league_systems(ids: Sequence[int]) -> dict[int, str]:
+    """The division system of those of ``ids`` that are a league division's DWZ tournament. One query, read
+    through the reverse relation the leagues app declares (``ratings`` never imports ``leagues``)."""
+    if not hasattr(Tournament, _LEAGUE_PART):
+        return {}
+    rows = Tournament.objects.filter(pk__in=ids, **{f"{_LEAGUE_PART}__isnull": False}).values_list(
+        "pk", f"{_LEAGUE_PART}__division__system"
+    )
+    return {pk: system for pk, system in rows if system}
+
+
 def load_rows(*, tournaments: Sequence[Tournament]) -> dict[int, TournamentRows]:
-    """The rows of ``tournaments`` by pk: four queries however many (entries with players, games,
-    memberships with clubs, entry modes)."""
+    """The rows of ``tournaments`` by pk: five queries however many (entries with players, games,
+    memberships with clubs, entry modes, league divisions)."""
     ids = [t.pk for t in tournaments]
     rows = {t.pk: TournamentRows(tournament=t) for t in tournaments}
     if not ids:
@@ -122,6 +137,8 @@ def load_rows(*, tournaments: Sequence[Tournament]) -> dict[int, TournamentRows]
         "tournament_id", "mode"
     ):
         rows[tournament_id].mode = mode
+    for tournament_id, system in _league_systems(ids).items():
+        rows[tournament_id].team_system = system
     return rows
 
 
@@ -211,6 +228,13 @@ def _sender(t: Tournament, user) -> str:
     return dsb_xml.sender_text(organisation.name if organisation else "", officer_name)
 
 
+def _type(rows: TournamentRows) -> str:
+    """``tournamentType``: SW/SR by the entry mode; a league division's TR/TW/TC by its system."""
+    if rows.team_system:
+        return dsb_xml.tournament_type(_LEAGUE_MODES.get(rows.team_system, "rr"), team=True)
+    return dsb_xml.tournament_type(_MODES.get(rows.mode, "rr"))
+
+
 def build_report(rows: TournamentRows, *, header: dsb_xml.Header | None = None) -> dsb_xml.Report:
     """The report of one tournament from its loaded rows; ``header`` None: a neutral one (for snapshots).
     A game with a player who is not an entry gets start number 0: the check names it."""
@@ -222,7 +246,7 @@ def build_report(rows: TournamentRows, *, header: dsb_xml.Header | None = None) 
     tournament = dsb_xml.Tournament(
         uuid=tournament_xml_uuid(t),
         label=t.name,
-        type=dsb_xml.tournament_type(_MODES.get(rows.mode, "rr")),
+        type=_type(rows),
         rounds=rounds,
         start_date=t.start_date,
         end_date=t.end_date,

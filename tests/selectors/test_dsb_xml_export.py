@@ -175,10 +175,10 @@ def test_a_portal_uuid_is_the_tournament_uuid_and_a_stored_one_wins():
     assert dsb_report(tournament=t).tournament.uuid == uuid.UUID(int=5)
 
 
-def test_load_rows_is_four_queries_for_any_number(django_assert_num_queries):
+def test_load_rows_is_five_queries_for_any_number(django_assert_num_queries):
     tournaments = [_small()]
     tournaments[0].refresh_from_db()
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         rows = load_rows(tournaments=tournaments)
     with django_assert_num_queries(0):
         report = build_report(rows[tournaments[0].pk])
@@ -191,3 +191,14 @@ def test_duplicate_dsb_id_is_advice_only():
     check, data = dsb_export(tournament=t)
     assert data is not None and check.advice == []
     assert [item.problems for item in check.items] == [[], [], [], [], [], []]
+
+
+@pytest.mark.parametrize(("system", "expected"), [("round_robin", "TR"), ("swiss", "TW")])
+def test_a_league_division_is_a_team_tournament(system, expected):
+    from leagues.models import Division, DivisionPart, Season
+
+    t = _small()
+    season = Season.objects.create(name="2025/26", reference_date=datetime.date(2025, 8, 1))
+    division = Division.objects.create(season=season, name="Bezirksliga", rounds=7, system=system)
+    DivisionPart.objects.create(division=division, tournament=t)
+    assert dsb_report(tournament=t).tournament.type == expected

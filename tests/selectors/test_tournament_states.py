@@ -136,6 +136,6 @@ def test_states_in_a_fixed_number_of_queries(n, django_assert_num_queries):
     for t in tournaments:
         _submit(t)
     tournaments = list(Tournament.objects.filter(pk__in=[t.pk for t in tournaments]))
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         states = tournament_states(tournaments=tournaments)
     assert {s.code for s in states.values()} == {SUBMITTED}
