@@ -4,7 +4,10 @@ bestätigt / abweichend, the diff since the submission, and the fixed number of 
 import datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from ratings.formats.dsb_xml_snapshot import snapshot_digest
 from ratings.models import Game, Player, Tournament, TournamentDraft, TournamentEntry
 from ratings.selectors.dsb_xml_export import dsb_export
 from ratings.selectors.tournament_states import (
@@ -139,3 +142,35 @@ def test_states_in_a_fixed_number_of_queries(n, django_assert_num_queries):
     with django_assert_num_queries(7):
         states = tournament_states(tournaments=tournaments)
     assert {s.code for s in states.values()} == {SUBMITTED}
+
+
+_points = st.sampled_from(["1", "0.5", "0", "+", "-"])
+_games = st.lists(
+    st.fixed_dictionaries(
+        {
+            "round": st.integers(1, 9),
+            "white": st.integers(1, 12),
+            "black": st.none() | st.integers(13, 20),
+            "point_white": _points,
+            "point_black": _points,
+            "date": st.none(),
+        }
+    ),
+    max_size=12,
+    unique_by=lambda g: (g["round"], g["white"], g["black"]),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(games=_games, data=st.data())
+def test_changes_are_named_exactly_when_the_digest_differs(games, data):
+    before = {"head": {"end_date": "2026-05-03"}, "players": [], "games": games}
+    assert snapshot_changes(before, before) == []
+    after = {"head": dict(before["head"]), "players": [], "games": [dict(g) for g in games]}
+    if games and data.draw(st.booleans()):
+        i = data.draw(st.integers(0, len(games) - 1))
+        after["games"][i]["point_white"] = data.draw(_points)
+    if data.draw(st.booleans()):
+        after["head"]["end_date"] = "2026-05-04"
+    changed = snapshot_changes(before, after)
+    assert bool(changed) == (snapshot_digest(before) != snapshot_digest(after))

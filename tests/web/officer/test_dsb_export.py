@@ -49,6 +49,8 @@ def test_the_check_list_the_state_and_the_download(login, users, tree, players):
     assert AuditEvent.objects.filter(action=AuditAction.SUBMIT, tournament_ref=t.pk).count() == 1
     html = client.get(_page(t.pk)).content.decode()
     assert 'id="last-submission"' in html and str(report.header.file_uuid) in html and ">eingereicht<" in html
+    trail = client.get(t.get_absolute_url()).content.decode()
+    assert "„Vereinsmeisterschaft“ eingereicht" in " ".join(trail.split())
 
 
 def test_a_blocking_problem_hides_the_download_and_names_the_player(login, users, tree, players):
