@@ -1,17 +1,14 @@
 """Submissions and announcements: the service records what was sent (digest, snapshot, xml_uuid at the
-first export, audit rows); the export_dsb_xml command's exit codes; no file on failure."""
+first export, audit rows); an announcement only before the start."""
 
 import datetime
-import io
 import uuid
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.core.management import call_command
-from django.core.management.base import CommandError
 
 from ratings.formats import dsb_xml
-from ratings.models import AuditEvent, Player, Tournament, TournamentSubmission
+from ratings.models import AuditEvent, Tournament, TournamentSubmission
 from ratings.models.audit import AuditAction
 from ratings.selectors.dsb_xml_export import dsb_export
 from ratings.services.submissions import tournament_announce, tournament_submit
@@ -75,52 +72,3 @@ def test_announce_before_the_start_only():
     assert t.announced and t.rating_officer == officer
     actions = set(AuditEvent.objects.filter(tournament_ref=t.pk).values_list("action", flat=True))
     assert actions == {AuditAction.CREATE, AuditAction.ANNOUNCE}
-
-
-# --- the command ----------------------------------------------------------------------------------------
-
-
-def test_command_writes_the_file_and_records_the_submission(tmp_path):
-    t = _tournament()
-    make_user("wr", club=ClubFactory())
-    out = tmp_path / "t.xml"
-    err = io.StringIO()
-    call_command("export_dsb_xml", str(t.pk), "-o", str(out), "--user", "wr", stderr=err)
-    report = dsb_xml.parse(out.read_bytes())
-    assert report.tournament.label == "Maiturnier" and len(report.players) == 3
-    s = TournamentSubmission.objects.get()
-    assert s.file_uuid == report.header.file_uuid and s.username == "wr"
-    assert "→" in err.getvalue()
-
-
-def test_command_refuses_with_one_line_per_problem_and_writes_nothing(tmp_path):
-    t = _tournament()
-    Player.objects.filter(surname__in=("Alpha", "Gamma")).update(birth_year=None)
-    out = tmp_path / "t.xml"
-    err = io.StringIO()
-    with pytest.raises(CommandError) as exc:
-        call_command("export_dsb_xml", str(t.pk), "-o", str(out), stderr=err)
-    assert exc.value.returncode == 2
-    lines = err.getvalue().splitlines()
-    assert len(lines) == 2 and all("hat kein Geburtsjahr" in line for line in lines)
-    assert "Alpha" in lines[0] and "Gamma" in lines[1]
-    assert not out.exists() and list(tmp_path.iterdir()) == []
-    assert not TournamentSubmission.objects.exists()
-
-
-@pytest.mark.parametrize(
-    ("args", "message"), [(["9999"], "nicht gefunden"), (["--user", "nobody"], "Benutzer")]
-)
-def test_command_unknown_tournament_or_user(args, message):
-    t = _tournament()
-    argv = args if args[0] != "--user" else [str(t.pk), *args]
-    with pytest.raises(CommandError, match=message) as exc:
-        call_command("export_dsb_xml", *argv)
-    assert exc.value.returncode == 2
-
-
-def test_command_by_code_to_standard_output(capsysbinary):
-    t = _tournament(code="C524-C05-VM1")
-    call_command("export_dsb_xml", "C524-C05-VM1")
-    data = capsysbinary.readouterr().out
-    assert dsb_xml.parse(data).tournament.label == t.name
