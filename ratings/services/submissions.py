@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import uuid
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -23,6 +24,9 @@ from ratings.recalculation import RecalculationReport, lock_ratings
 from . import audit
 from .tournaments import tournament_create
 
+if TYPE_CHECKING:
+    from .audit import Actor
+
 
 def _is_portal_uuid(code: str | None) -> bool:
     try:
@@ -33,7 +37,7 @@ def _is_portal_uuid(code: str | None) -> bool:
 
 
 def tournament_submit(
-    *, tournament: Tournament, user, data: bytes, file_uuid: uuid.UUID
+    *, tournament: Tournament, user: Actor, data: bytes, file_uuid: uuid.UUID
 ) -> TournamentSubmission:
     """Record that ``data`` (the DSB XML report just exported, ``file_uuid`` its header's) went to the DSB:
     the submission with its digest and snapshot, the tournament's ``xml_uuid`` at its first export (unless
@@ -43,7 +47,7 @@ def tournament_submit(
         raise ValueError("file_uuid is not the file's")
     snapshot = report_snapshot(report)
     digest = snapshot_digest(snapshot)
-    authenticated = user is not None and getattr(user, "is_authenticated", False)
+    stored_user = audit.stored_user(user=user)
     with transaction.atomic():
         lock_ratings()
         stored = Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
@@ -54,8 +58,8 @@ def tournament_submit(
             tournament.xml_uuid = report.tournament.uuid
         submission = TournamentSubmission.objects.create(
             tournament=stored,
-            user=user if authenticated else None,
-            username=user.get_username() if authenticated else "",
+            user=stored_user,
+            username=stored_user.get_username() if stored_user is not None else "",
             file_uuid=file_uuid,
             digest=digest,
             snapshot=snapshot,
@@ -73,7 +77,7 @@ def tournament_submit(
 
 
 def tournament_announce(
-    *, tournament: Tournament, mode: str | None = None, user=None, today: datetime.date | None = None
+    *, tournament: Tournament, mode: str | None = None, user: Actor = None, today: datetime.date | None = None
 ) -> RecalculationReport:
     """Save a new tournament's head as announced before its start (WO 7.6): no participants, no games; an
     audit row "angemeldet" beside the "angelegt" one. Entering its results later moves it on."""
