@@ -422,7 +422,8 @@ PLAYER_FIELDS = (
 )  # fmt: skip
 TOURNAMENT_FIELDS = (
     "id", "code", "name", "place", "start_date", "end_date", "rounds", "organiser_club",
-    "organiser_organisation", "notes", "rated", "tiebreaks", "created_at", "updated_at", "version",
+    "organiser_organisation", "notes", "rated", "tiebreaks", "time_control", "source_digest", "created_at",
+    "updated_at", "version",
 )  # fmt: skip
 NAMES = {"rr": "Vereinsmeisterschaft", "club_swiss": "Vereinsturnier", "open": "Open"}
 
@@ -464,7 +465,7 @@ def write(fed: Federation, seed: int) -> dict:
             (
                 (p.pk, p.code, f"{NAMES.get(p.kind, 'Liga')} {p.end.year} ({p.pk})", "", p.start, p.end,
                  p.rounds, p.organiser if p.organiser > 0 else None,
-                 -p.organiser if p.organiser < 0 else None, "", True, "", now, now, 1)
+                 -p.organiser if p.organiser < 0 else None, "", True, "", "", "", now, now, 1)
                 for p in fed.plans
             ),
         )  # fmt: skip

@@ -17,6 +17,7 @@ from .federation import Club, Organisation
 from .officer import OfficerScope, TournamentEntryMode
 from .player import Membership, Player
 from .recalculation import RecalculationJob, RecalculationJobStatus
+from .submission import TournamentSubmission
 from .tournament import Game, Tournament, TournamentEntry
 
 __all__ = [
@@ -44,5 +45,6 @@ __all__ = [
     "TournamentDraft",
     "TournamentEntry",
     "TournamentEntryMode",
+    "TournamentSubmission",
     "VerdictState",
 ]

@@ -15,6 +15,8 @@ class AuditAction(models.TextChoices):
     UPDATE = "update", _("geändert")
     DELETE = "delete", _("gelöscht")
     RESTORE = "restore", _("wiederhergestellt")
+    ANNOUNCE = "announce", _("angemeldet")
+    SUBMIT = "submit", _("eingereicht")
 
 
 class AuditObjectType(models.TextChoices):

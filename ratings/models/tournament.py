@@ -117,6 +117,11 @@ class Tournament(models.Model):
     source_digest = models.CharField(
         _("Prüfsumme der Datei"), max_length=64, blank=True, db_index=True, editable=False
     )
+    # The tournamentUUID of its DSB XML report, stored at the first export (a portal UUID as code is used
+    # instead): a corrected file replaces the earlier report.
+    xml_uuid = models.UUIDField(_("UUID des DSB-Berichts"), null=True, blank=True, editable=False)
+    # Announced before its start (WO 7.6): the head only, results entered later.
+    announced = models.BooleanField(_("angemeldet"), default=False)
     created_at = models.DateTimeField(_("angelegt"), auto_now_add=True)
     updated_at = models.DateTimeField(_("geändert"), auto_now=True)
     # Optimistic locking: every save through the tournament services increments it; a form posts the version

@@ -8,7 +8,7 @@ bye with its code, and the placing by points and tie-breaks.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -35,6 +35,7 @@ from .previews import rating_states_before
 __all__ = [
     "EVALUATION_COLUMNS",
     "EvaluationRow",
+    "entries_in_start_order",
     "evaluation_csv_rows",
     "evaluation_rows",
     "export_filename",
@@ -43,12 +44,28 @@ __all__ = [
 ]
 
 
-def _entries(tournament: Tournament) -> list[TournamentEntry]:
-    return list(
-        TournamentEntry.objects.filter(tournament=tournament)
+def entries_in_start_order(*, tournament_ids: Iterable[int]) -> dict[int, list[TournamentEntry]]:
+    """The entries (with their players) of each of ``tournament_ids`` in start order, the order
+    ``start_numbers`` numbers them by (the TRF and the DSB XML export share it). One query."""
+    ids = list(tournament_ids)
+    out: dict[int, list[TournamentEntry]] = {pk: [] for pk in ids}
+    for e in (
+        TournamentEntry.objects.filter(tournament_id__in=ids)
         .select_related("player")
-        .order_by(F("start_rank").asc(nulls_last=True), "player__surname", "player__first_name", "pk")
-    )
+        .order_by(
+            "tournament_id",
+            F("start_rank").asc(nulls_last=True),
+            "player__surname",
+            "player__first_name",
+            "pk",
+        )
+    ):
+        out[e.tournament_id].append(e)
+    return out
+
+
+def _entries(tournament: Tournament) -> list[TournamentEntry]:
+    return entries_in_start_order(tournament_ids=[tournament.pk])[tournament.pk]
 
 
 def _games(tournament: Tournament, order: tuple[str, ...] | None = None) -> list[GameRow]:

@@ -8,6 +8,7 @@ from django.http import HttpRequest
 from ratings import permissions
 from ratings.selectors.audit import audit_trail
 from ratings.selectors.official_stored import latest_verdicts
+from ratings.selectors.tournament_states import tournament_states
 from ratings.web.audit_display import with_lines
 
 
@@ -29,6 +30,7 @@ def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict
             "correctable": manages and permissions.may_correct(user, tournament),
             "window_message": permissions.outside_window_message(),
             "tournament": tournament,
+            "state": tournament_states(tournaments=[tournament]).get(tournament.pk) if manages else None,
         }
         panel["verdict"] = latest_verdicts(tournament_ids=[tournament.pk]).get(tournament.pk)
     return panel

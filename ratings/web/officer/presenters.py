@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from ratings import permissions
 from ratings.models.tournament import Tournament
+from ratings.selectors.tournament_states import TournamentState
 
 if TYPE_CHECKING:
     from ratings.models.player import Player
@@ -21,14 +22,24 @@ class DashboardRow:
     tournament: Tournament
     correctable: bool  # the officer may write it now (scope and the WO 6.2 year): the edit links
     days_overdue: int  # days since the six weeks after its end ran out (WO 6.2)
+    state: TournamentState | None = None  # its way to the DSB (selectors.tournament_states)
+
+    @property
+    def days_left(self) -> int:
+        """Days until the six weeks after its end run out (WO 6.2): "noch N Tage" while positive."""
+        return -self.days_overdue
 
 
-def dashboard_rows(user, tournaments) -> list[DashboardRow]:
+def dashboard_rows(
+    user, tournaments, *, states: dict[int, TournamentState] | None = None
+) -> list[DashboardRow]:
+    states = states or {}
     return [
         DashboardRow(
             tournament=t,
             correctable=permissions.may_correct(user, t),
             days_overdue=permissions.days_past_evaluation_deadline(t.end_date),
+            state=states.get(t.pk),
         )
         for t in tournaments
     ]

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ratings.web.officer.views import (
+    dsb_export,
     dsb_list,
     merge,
     official_comparison,
@@ -27,6 +28,13 @@ urlpatterns = [
         name="official-comparison-csv",
     ),
     path("turniere/neu/", tournaments.tournament_create, name="tournament-create"),
+    path("turniere/anmelden/", dsb_export.announce, name="tournament-announce"),
+    path("turniere/<int:pk>/dsb-export/", dsb_export.dsb_export_page, name="tournament-dsb-export"),
+    path(
+        "turniere/<int:pk>/dsb-export/datei/",
+        dsb_export.dsb_export_download,
+        name="tournament-dsb-export-download",
+    ),
     path("turniere/aus-datei/", trf_import.trf_upload, name="trf-upload"),
     path("turniere/aus-datei/<token:token>/", trf_import.trf_review, name="trf-review"),
     path("turniere/<int:pk>/bearbeiten/", tournaments.tournament_edit, name="tournament-edit"),

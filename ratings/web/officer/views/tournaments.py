@@ -7,6 +7,7 @@ JavaScript (plain form posts); only the autocomplete needs it.
 
 from __future__ import annotations
 
+import datetime
 from typing import cast
 
 from django.contrib import messages
@@ -27,6 +28,7 @@ from ratings.selectors import drafts as draft_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import officer_results as result_reads
 from ratings.selectors import plausibility
+from ratings.selectors import tournament_states as state_reads
 from ratings.selectors.previews import (
     later_after_delete,
     later_tournaments,
@@ -53,15 +55,23 @@ def tournament_public_url(tournament_id: int) -> str:
 @permissions.officer_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     manageable = permissions.manageable_tournaments(request.user)
-    tournaments = reads.dashboard_tournaments(manageable=manageable)
+    tournaments = list(reads.dashboard_tournaments(manageable=manageable))
     overdue = reads.overdue_tournaments(manageable=manageable, ended_before=permissions.evaluation_cutoff())
+    today = permissions.today()
+    unsubmitted = state_reads.unsubmitted_tournaments(
+        manageable=manageable, today=today, since=today - datetime.timedelta(days=365)
+    )
+    not_entered = state_reads.announced_not_entered(manageable=manageable, today=today)
     scopes = reads.officer_scopes(user=request.user)
+    states = state_reads.tournament_states(tournaments=tournaments)
     return render(
         request,
         "ratings/officer/dashboard.html",
         {
-            "tournaments": dashboard_rows(request.user, tournaments),
+            "tournaments": dashboard_rows(request.user, tournaments, states=states),
             "overdue": dashboard_rows(request.user, overdue),
+            "unsubmitted": dashboard_rows(request.user, unsubmitted),
+            "not_entered": list(not_entered),
             "scopes": scopes,
             "is_staff": request.user.is_staff,
             "window_message": permissions.outside_window_message(),
