@@ -162,8 +162,8 @@ def division_split(
     *, division: Division, from_dates: Sequence[datetime.date], user=None
 ) -> list[DivisionPart]:
     """Split the division into parts starting on ``from_dates`` (besides the first, from the start), each
-    its own DWZ tournament (WO 2.2.2). Each new part must follow a break of more than 8 weeks without
-    games; an empty ``from_dates`` joins the parts again."""
+    its own DWZ tournament (WO 2.2.2). Each start must be the first game day after a break of more than
+    8 weeks; an empty ``from_dates`` joins the parts again."""
     games = division_rated_games(division=division)
     days = sorted({g.played_on for g in games})
     starts = sorted(set(from_dates))
@@ -171,9 +171,9 @@ def division_split(
     for start in starts:
         before = [d for d in days if d < start]
         after = [d for d in days if d >= start]
-        if not before or not after or after[0] - before[-1] <= PART_GAP:
+        if start not in days or not before or after[0] - before[-1] <= PART_GAP:
             errors.append(
-                _("Teil ab %(date)s: davor liegt keine Pause von mehr als 8 Wochen zwischen zwei Spieltagen.")
+                _("Teil ab %(date)s: kein Spieltag nach einer Pause von mehr als 8 Wochen.")
                 % {"date": start.strftime("%d.%m.%Y")}
             )
     if errors:

@@ -125,3 +125,64 @@ def played_games(data: dict) -> list[tuple[str, str, str]]:
             else:
                 games.append((b["away"], b["home"], FLIP[result]))
     return games
+
+
+def small_league(boards: int = 8) -> dict:
+    """Two clubs, one team each with a captain, ranking lists of ten rated players, a director and a
+    rating officer, and two rounds scheduled (round 2 a return match 10 weeks after round 1)."""
+    from django.contrib.auth import get_user_model
+
+    from leagues.models import Division, Match, RankingEntry, RankingList, Season, Team
+    from ratings.enums import AdjustmentKind
+    from ratings.models import Membership, Player, RatingAdjustment
+    from ratings.services import adjustment_save
+
+    users = get_user_model().objects
+    org = Organisation.objects.create(code="C05", name="Bezirk Stuttgart")
+    season = Season.objects.create(organisation=org, name="2025/26", reference_date=D(2025, 8, 1))
+    director = users.create_user(username="staffelleiter", password="geheim-123")
+    officer = users.create_user(username="referent", password="geheim-123")
+    division = Division.objects.create(
+        season=season, name="Kreisliga", boards=boards, rounds=2, director=director, rating_officer=officer
+    )
+    out = {
+        "season": season,
+        "division": division,
+        "director": director,
+        "officer": officer,
+        "teams": [],
+        "players": [],
+    }
+    for t, (zps, name) in enumerate((("C0501", "SK Nord"), ("C0502", "SF Süd"))):
+        club = Club.objects.create(zps=zps, name=name, organisation=org)
+        captain = users.create_user(username=f"mf{t + 1}", password="geheim-123")
+        team = Team.objects.create(
+            division=division, club=club, name=f"{name} 1", captain=captain, draw_number=t + 1
+        )
+        ranking = RankingList.objects.create(season=season, club=club)
+        players = []
+        for k in range(10):
+            p = Player.objects.create(
+                key=f"{zps}-{k + 1}", surname=f"{name.split()[1]}{k + 1}", first_name="Test", birth_year=1980
+            )
+            Membership.objects.create(player=p, club=club, member_number=str(k + 1))
+            adjustment_save(
+                adjustment=RatingAdjustment(
+                    player=p, kind=AdjustmentKind.START, dwz=2100 - 40 * k - 10 * t, index=20
+                )
+            )
+            RankingEntry.objects.create(
+                ranking_list=ranking, player=p, rank=k + 1, team_number=1 if k < boards else None
+            )
+            players.append(p)
+        out["teams"].append(team)
+        out["players"].append(players)
+        out[f"captain{t + 1}"] = captain
+    home, away = out["teams"]
+    out["match1"] = Match.objects.create(
+        division=division, round=1, home=home, away=away, scheduled_date=D(2025, 10, 5)
+    )
+    out["match2"] = Match.objects.create(
+        division=division, round=2, home=away, away=home, scheduled_date=D(2025, 12, 21)
+    )
+    return out
