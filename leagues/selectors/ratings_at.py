@@ -12,10 +12,10 @@ from django.db.models import F
 from ratings.models import Evaluation, RatingAdjustment
 
 
-def dwz_at(*, player_ids: Iterable[int], on: datetime.date) -> dict[int, tuple[int, int | None]]:
+def dwz_at(*, player_ids: Iterable[int], on: datetime.date) -> dict[int, tuple[int | None, int | None]]:
     """Player pk → (DWZ, index) on ``on``; players without a rating then are left out."""
     ids = list(player_ids)
-    found: dict[int, tuple[datetime.date | None, int, int | None]] = {}
+    found: dict[int, tuple[datetime.date | None, int | None, int | None]] = {}
     rows = (
         Evaluation.objects.filter(player_id__in=ids, end_date__lte=on, dwz_new__isnull=False)
         .order_by("end_date", F("code_suffix").asc(nulls_last=True), "tournament_id")

@@ -121,7 +121,7 @@ def _replace(tournament: Tournament, head: dict, participants: list[int], rows: 
 def _link_boards(tournament: Tournament) -> None:
     """Each board of the part points to its game (the games are new rows after every save)."""
     part = DivisionPart.objects.get(tournament=tournament)
-    games = {
+    games: dict[tuple[int, int | None, int | None], int] = {
         (r, w, b): pk
         for pk, r, w, b in Game.objects.filter(tournament=tournament).values_list(
             "pk", "round", "white_id", "black_id"

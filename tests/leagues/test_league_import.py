@@ -50,10 +50,7 @@ def test_generated_division_equals_independent_evaluation(data):
     tournament = part.tournament
     assert tournament.end_date == POSTPONED
     expected = _independent(data)
-    got = {
-        key: dwz
-        for key, dwz in Evaluation.objects.filter(tournament=tournament).values_list("player__key", "dwz_new")
-    }
+    got = dict(Evaluation.objects.filter(tournament=tournament).values_list("player__key", "dwz_new"))
     assert got == expected
     # One game per board actually played; forfeits, the empty board and the forfeited match are not rated.
     assert Game.objects.filter(tournament=tournament).count() == len(played_games(data))
