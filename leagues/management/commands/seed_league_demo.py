@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -59,7 +60,7 @@ class Command(BaseCommand):
         user = get_user_model().objects.create_user(username=login[0], password=login[1])
         return user
 
-    def _seed(self, clubs: list[Club]) -> None:
+    def _seed(self, clubs: Sequence[Club]) -> None:
         rng = random.Random(29)
         director, captain = self._user(DIRECTOR), self._user(CAPTAIN)
         season = Season.objects.create(
