@@ -86,6 +86,8 @@ def test_captain_reports_on_a_phone(live_server, page, log_in):
     log_in(page, "referent")
     page.goto(base + f"/ligen/staffel/{league['division'].pk}/leitung/")
     expect(page.locator("table.preview tbody tr")).to_have_count(12)
+    expect(page.locator("#checks")).to_contain_text("Runde 2")  # round 2 is due and not reported
+    page.locator("#confirm").check()
     with page.expect_navigation():
         page.locator("#evaluate").click()
     assert Evaluation.objects.filter(tournament=part.tournament).count() == 12

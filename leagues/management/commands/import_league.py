@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from leagues.core.contract import ContractError, parse_json_text
+from leagues.selectors.checks import division_checks
 from leagues.services.league_import import DryRun, LeagueImportResult, league_import
 
 
@@ -36,6 +37,9 @@ class Command(BaseCommand):
         except DryRun as run:
             result, dry = run.result, True
         self._print(result)
+        if not dry:
+            for line in division_checks(division=result.division):
+                self.stdout.write(self.style.WARNING(f"  Warnung: {line}"))
         if dry:
             self.stdout.write(self.style.WARNING("Probelauf: nichts gespeichert."))
 

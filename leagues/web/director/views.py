@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from leagues import permissions
-from leagues.core.completeness import completeness
 from leagues.models import Board, Division, LeagueResult, Match, MatchStatus, Team
+from leagues.selectors.checks import division_checks
 from leagues.selectors.division_games import has_draft, part_is_evaluated, part_preview, proposed_split
 from leagues.services.division_tournament import division_evaluate, division_split
 from leagues.services.matches import board_result_change, match_approve, match_reopen, match_status_set
@@ -38,9 +38,6 @@ def division_manage(request: HttpRequest, pk: int) -> HttpResponse:
         Match.objects.filter(division=division).select_related("home", "away").prefetch_related("boards")
     )
     teams = list(Team.objects.filter(division=division).select_related("club"))
-    rounds = completeness(
-        [t.as_core() for t in teams], [m.as_core() for m in matches], boards=division.boards
-    )
     parts = []
     for part in division.parts.select_related("tournament"):
         parts.append(
@@ -58,7 +55,7 @@ def division_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "division": division,
             "matches": matches,
             "teams": teams,
-            "warnings": [r.message.text for r in rounds if r.message is not None],
+            "warnings": division_checks(division=division),
             "parts": parts,
             "proposal": proposed_split(division=division),
             "director": director,
@@ -73,6 +70,9 @@ def division_evaluate_view(request: HttpRequest, pk: int) -> HttpResponse:
     division, _director, officer = _division(request, pk)
     if not officer:
         raise PermissionDenied
+    if division_checks(division=division) and not request.POST.get("confirm"):
+        messages.error(request, _("Bitte bestätigen Sie die Warnungen, bevor Sie auswerten."))
+        return redirect("leagues:division-manage", pk=division.pk)
     done = division_evaluate(division=division, user=request.user)
     messages.success(request, _("Ausgewertet: %(n)s Teil(e).") % {"n": done})
     return redirect("leagues:division-manage", pk=division.pk)
