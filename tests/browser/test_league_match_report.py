@@ -58,7 +58,7 @@ def test_captain_reports_on_a_phone(live_server, page, log_in):
     with page.expect_navigation():
         actions.click(page.get_by_role("button", name="Bericht absenden"))
     assert actions.count <= MAX_ACTIONS, actions.count
-    expect(page.locator("#score")).to_have_text("9:7")  # 1 ½ 1 0 ½ 1 0 ½ = 4½ : 3½
+    expect(page.locator("#score")).to_have_text("4½:3½")  # 1 ½ 1 0 ½ 1 0 ½ = 4½ : 3½
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
     assert Board.objects.get(match=match, number=8).home_player_id == substitute.pk
     assert Board.objects.get(match=match, number=3).away_player_id is None  # "+": the guest did not appear

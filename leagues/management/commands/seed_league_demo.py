@@ -63,6 +63,8 @@ class Command(BaseCommand):
     def _seed(self, clubs: Sequence[Club]) -> None:
         rng = random.Random(29)
         director, captain = self._user(DIRECTOR), self._user(CAPTAIN)
+        # seed_demo's Wertungsreferent of Bezirk C05 evaluates (None without him).
+        officer = get_user_model().objects.filter(username="referent").first()
         season = Season.objects.create(
             organisation=clubs[0].organisation, name="2026/27", reference_date=D(2026, 8, 1), rule_400=True
         )
@@ -94,7 +96,7 @@ class Command(BaseCommand):
                 boards=BOARDS,
                 rounds=3,
                 director=director,
-                rating_officer=None,
+                rating_officer=officer,
             )
             teams = [
                 Team.objects.create(

@@ -7,7 +7,8 @@ import re
 
 from django.utils.translation import gettext as _
 
-from leagues.models import LeagueResult
+from leagues.core.types import halves_text
+from leagues.models import LeagueResult, Match
 from leagues.services.matches import BoardReport
 
 QUICK_CODES = {
@@ -71,3 +72,11 @@ def boards_from_post(post, boards: int) -> tuple[list[BoardReport], list[str]]:
             home = None
         rows.append(BoardReport(number=n, home_player=home, away_player=away, result=result))
     return rows, errors
+
+
+def score_text(match: Match) -> str:
+    """The match's board points, e.g. "4½:3½"; empty while it counts for nobody."""
+    home, away = match.home_board_points_halves, match.away_board_points_halves
+    if home is None or away is None:
+        return ""
+    return f"{halves_text(home)}:{halves_text(away)}"

@@ -14,7 +14,7 @@ from leagues.models import LeagueResult, Match
 from leagues.selectors.line_ups import order_warnings, report_form
 from leagues.services.matches import match_report_save
 
-from .forms import boards_from_post
+from .forms import boards_from_post, score_text
 
 
 @login_required
@@ -66,6 +66,7 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "form": form,
             "editable": editable,
+            "score": score_text(match),
             "errors": errors,
             "results": LeagueResult.choices,
             "quick": request.POST.get("quick", "") if request.method == "POST" else "",

@@ -20,6 +20,7 @@ from leagues.selectors.division_games import has_draft, part_is_evaluated, part_
 from leagues.services.division_tournament import division_evaluate, division_split
 from leagues.services.matches import board_result_change, match_approve, match_reopen, match_status_set
 from leagues.services.roles import captain_invite
+from leagues.web.captain.forms import score_text
 
 
 def _division(request: HttpRequest, pk: int) -> tuple[Division, bool, bool]:
@@ -113,7 +114,13 @@ def match_manage(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "leagues/director/match.html",
-        {"match": match, "boards": boards, "results": LeagueResult.choices, "statuses": MatchStatus.choices},
+        {
+            "match": match,
+            "boards": boards,
+            "results": LeagueResult.choices,
+            "statuses": MatchStatus.choices,
+            "score": score_text(match),
+        },
     )
 
 
