@@ -59,6 +59,14 @@ def captain_matches(user) -> QuerySet[Match]:
     return Match.objects.filter(Q(home__captain=user) | Q(away__captain=user))
 
 
+def ranking_lists(user) -> QuerySet[RankingList]:
+    """The ranking lists the user keeps (his own, or his clubs' as a Wertungsreferent; staff: none listed)."""
+    if not _active(user):
+        return RankingList.objects.none()
+    clubs = rating_permissions.user_scope(user).club_ids
+    return RankingList.objects.filter(Q(officer=user) | Q(club_id__in=clubs))
+
+
 def directed_divisions(user) -> QuerySet[Division]:
     if _staff(user):
         return Division.objects.all()

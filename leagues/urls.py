@@ -3,6 +3,7 @@ under ``ligen/``. The public pages and the API (``leagues/web/public/urls.py``, 
 added beside these."""
 
 from leagues.web.captain import urls as captain
+from leagues.web.club import urls as club
 from leagues.web.director import urls as director
 
 app_name = "leagues"
@@ -10,4 +11,5 @@ app_name = "leagues"
 urlpatterns = [
     *captain.urlpatterns,
     *director.urlpatterns,
+    *club.urlpatterns,
 ]

@@ -123,3 +123,28 @@ def test_my_matches(client, league):
     client.force_login(league["captain1"])
     page = client.get("/ligen/meine-kaempfe/")
     assert page.status_code == 200 and page.content.decode().count("/bericht/") == 2
+
+
+def test_ranking_list_page_of_the_club_officer(client, league):
+    from leagues.models import RankingEntry, RankingList
+
+    ranking = RankingList.objects.get(club=league["teams"][0].club)
+    keeper = get_user_model().objects.create_user(username="vereinsspielleiter")
+    ranking.officer = keeper
+    ranking.save()
+    season = league["season"]
+    season.rule_400, season.rule_400_width = True, 50
+    season.save()
+    client.force_login(league["captain2"])
+    assert client.get(f"/ligen/rangliste/{ranking.pk}/").status_code == 403
+    client.force_login(keeper)
+    assert f"/ligen/rangliste/{ranking.pk}/" in client.get("/ligen/meine-kaempfe/").content.decode()
+    assert client.post(f"/ligen/rangliste/{ranking.pk}/").status_code == 302
+    first = RankingEntry.objects.get(ranking_list=ranking, rank=1)
+    assert (first.dwz, first.dwz_index) == (2100, 20)
+    # The weakest player (1740) moved to rank 1: the stronger ones behind him are more than 50 above.
+    RankingEntry.objects.filter(ranking_list=ranking, rank=10).update(rank=99)
+    RankingEntry.objects.filter(ranking_list=ranking, rank=1).update(rank=10)
+    RankingEntry.objects.filter(ranking_list=ranking, rank=99).update(rank=1)
+    page = client.get(f"/ligen/rangliste/{ranking.pk}/").content.decode()
+    assert 'id="checks"' in page and "Nord1" in page

@@ -25,7 +25,12 @@ def my_matches(request: HttpRequest) -> HttpResponse:
         .order_by("scheduled_date", "round")
     )
     divisions = permissions.directed_divisions(request.user).select_related("season")
-    return render(request, "leagues/captain/my_matches.html", {"matches": matches, "divisions": divisions})
+    rankings = permissions.ranking_lists(request.user).select_related("club", "season")
+    return render(
+        request,
+        "leagues/captain/my_matches.html",
+        {"matches": matches, "divisions": divisions, "rankings": rankings},
+    )
 
 
 def _match(pk: int) -> Match:
