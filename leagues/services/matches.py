@@ -163,3 +163,16 @@ def match_status_set(*, match: Match, status: str, user) -> Match:
         if match.approved_at is not None:
             division_tournament_sync(division=match.division, user=user)
     return match
+
+
+def match_played_on_set(*, match: Match, played_on, user) -> Match:
+    """The director records a postponed match's day (None: played as scheduled); an approved match moves
+    the division's end date with it, and the chronological recalculation follows."""
+    if not permissions.is_director(user, match.division):
+        raise PermissionDenied(_("Nur der Staffelleiter entscheidet über Mannschaftskämpfe."))
+    with transaction.atomic():
+        match.played_on = None if played_on == match.scheduled_date else played_on
+        match.save(update_fields=["played_on"])
+        if match.approved_at is not None:
+            division_tournament_sync(division=match.division, user=user)
+    return match

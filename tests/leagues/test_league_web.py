@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 
-from leagues.models import Board, Division, Match, Team
+from leagues.models import Board, Division, DivisionPart, Match, Team
 from ratings.models import Evaluation
 from ratings.recalculation import ratings_verify
 from tests.leagues.league_data import small_league
@@ -93,6 +93,11 @@ def test_director_approves_changes_and_the_officer_evaluates(client, league):
     client.post(_url(m, "leitung"), {"action": "result", "board": "3", "result": "1-0"})
     board = Board.objects.get(match=m, number=3)
     assert (board.result, board.rated_result) == ("1-0", "0-1")
+    # Played a week late: the draft tournament's end date follows.
+    client.post(_url(m, "leitung"), {"action": "date", "played_on": "2025-10-12"})
+    assert Match.objects.get(pk=m.pk).played_on == D(2025, 10, 12)
+    assert DivisionPart.objects.get(division=league["division"]).tournament.end_date == D(2025, 10, 12)
+    assert client.post(_url(m, "leitung"), {"action": "date", "played_on": "12.10."}).status_code == 302
     division = league["division"]
     client.force_login(league["officer"])
     page = client.get(f"/ligen/staffel/{division.pk}/leitung/")

@@ -18,7 +18,13 @@ from leagues.models import Board, Division, LeagueResult, Match, MatchStatus, Te
 from leagues.selectors.checks import division_checks
 from leagues.selectors.division_games import has_draft, part_is_evaluated, part_preview, proposed_split
 from leagues.services.division_tournament import division_evaluate, division_split
-from leagues.services.matches import board_result_change, match_approve, match_reopen, match_status_set
+from leagues.services.matches import (
+    board_result_change,
+    match_approve,
+    match_played_on_set,
+    match_reopen,
+    match_status_set,
+)
 from leagues.services.roles import captain_invite
 from leagues.web.captain.forms import score_text
 
@@ -134,6 +140,12 @@ def _apply(request: HttpRequest, match: Match) -> None:
         match_reopen(match=match, user=user)
     elif action == "status":
         match_status_set(match=match, status=request.POST.get("status", ""), user=user)
+    elif action == "date":
+        try:
+            day = datetime.date.fromisoformat(request.POST.get("played_on", ""))
+        except ValueError:
+            raise ValidationError(_("Ungültiges Datum.")) from None
+        match_played_on_set(match=match, played_on=day, user=user)
     elif action == "result":
         board = get_object_or_404(Board, match=match, number=request.POST.get("board", "0"))
         board_result_change(board=board, result=request.POST.get("result", ""), user=user)
