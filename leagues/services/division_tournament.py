@@ -83,7 +83,8 @@ def _sync_part(division: Division, item: PartGames, user, *, several: bool) -> N
     tournament = part.tournament
     if not games:
         if tournament is not None:
-            tournament_delete(tournament=tournament, user=None)
+            # An evaluated part is a correction (WO 6.2: the user's window applies); a draft is not yet.
+            tournament_delete(tournament=tournament, user=user if part_is_evaluated(part=part) else None)
             part.tournament = None
             part.save(update_fields=["tournament"])
         return
@@ -114,7 +115,8 @@ def _replace(tournament: Tournament, head: dict, participants: list[int], rows: 
         Game(round=r["round"], board=r["board"], white_id=r["white"], black_id=r["black"], result=r["result"])
         for r in rows
     ]
-    tournament_replace(tournament=tournament, entries=entries, games=games, user=None)
+    # A correction of an evaluation: the user's correction window (WO 6.2) applies, the audit names him.
+    tournament_replace(tournament=tournament, entries=entries, games=games, user=user)
     _link_boards(tournament)
 
 
