@@ -38,6 +38,10 @@ class Actions:
         self.count += 1
 
 
+def _no_sideways_scroll(page):
+    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
 def test_captain_reports_on_a_phone(live_server, page, log_in):
     league = small_league(boards=8)
     match = league["match1"]
@@ -59,7 +63,7 @@ def test_captain_reports_on_a_phone(live_server, page, log_in):
         actions.click(page.get_by_role("button", name="Bericht absenden"))
     assert actions.count <= MAX_ACTIONS, actions.count
     expect(page.locator("#score")).to_have_text("4½:3½")  # 1 ½ 1 0 ½ 1 0 ½ = 4½ : 3½
-    assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+    _no_sideways_scroll(page)
     assert Board.objects.get(match=match, number=8).home_player_id == substitute.pk
     assert Board.objects.get(match=match, number=3).away_player_id is None  # "+": the guest did not appear
     assert ratings_verify() == []
@@ -74,6 +78,7 @@ def test_captain_reports_on_a_phone(live_server, page, log_in):
     page.context.clear_cookies()
     log_in(page, "staffelleiter")
     page.goto(base + f"/ligen/kampf/{match.pk}/leitung/")
+    _no_sideways_scroll(page)
     with page.expect_navigation():
         page.locator("#approve").click()
     assert Match.objects.get(pk=match.pk).approved_at is not None
@@ -92,4 +97,7 @@ def test_captain_reports_on_a_phone(live_server, page, log_in):
         page.locator("#evaluate").click()
     assert Evaluation.objects.filter(tournament=part.tournament).count() == 12
     assert ratings_verify() == []
+    expect(page.locator(".part .badge")).to_have_text("ausgewertet")
+    page.set_viewport_size({"width": 1366, "height": 900})
+    _no_sideways_scroll(page)
     assert errors == []
