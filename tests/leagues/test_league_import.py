@@ -11,6 +11,7 @@ from django.core.management.base import CommandError
 
 from leagues.core.contract import parse_league
 from leagues.models import Board, Division, DivisionPart, Match
+from leagues.services.division_tournament import division_evaluate
 from leagues.services.league_import import DryRun, league_import
 from ratings.dwz import evaluate
 from ratings.dwz.types import GameInput, PlayerInput, TournamentInput
@@ -73,6 +74,12 @@ def test_draft_keeps_a_preview_and_nothing_rated(data):
     assert len(draft.games) == len(played_games(data))
     assert not Evaluation.objects.filter(tournament=tournament).exists()
     assert tournament.end_date == POSTPONED
+    assert ratings_verify() == []
+    # The rating officer's "Auswerten" later gives the same ratings as the import without --draft.
+    assert division_evaluate(division=result.division) == 1
+    got = dict(Evaluation.objects.filter(tournament=tournament).values_list("player__key", "dwz_new"))
+    assert got == _independent(data)
+    assert ratings_verify() == []
 
 
 def test_dry_run_saves_nothing(data):

@@ -194,3 +194,22 @@ def test_a_board_with_an_empty_side_cannot_be_played(league):
     boards = [BoardReport(1, league["players"][0][0].pk, None, "1-0")]
     with pytest.raises(ValidationError):
         match_report_save(match=m, boards=boards, user=league["captain1"])
+
+
+def test_a_bye_is_stored_and_never_rated(league):
+    from leagues.models import Match
+
+    bye = Match.objects.create(
+        division=league["division"],
+        round=2,
+        home=league["teams"][0],
+        away=None,
+        scheduled_date=D(2025, 12, 21),
+        status="bye",
+    )
+    league["match2"].delete()
+    match_approve(match=bye, user=league["director"])
+    bye.refresh_from_db()
+    assert bye.home_match_points is None  # a bye counts for nobody
+    assert not DivisionPart.objects.exists() and not Tournament.objects.exists()
+    assert ratings_verify() == []
