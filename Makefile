@@ -33,6 +33,7 @@ run: messages
 	DJANGO_DEBUG=True $(BIN)/python manage.py migrate --no-input
 	DJANGO_DEBUG=True $(BIN)/python manage.py createcachetable
 	DJANGO_DEBUG=True $(BIN)/python manage.py seed_demo
+	DJANGO_DEBUG=True $(BIN)/python manage.py seed_league_demo
 	@# The background worker (DSB list imports, long recalculations) runs as long as the server does;
 	@# recalculations a previous worker left unfinished are queued again first.
 	DJANGO_DEBUG=True $(BIN)/python manage.py resume_recalculations

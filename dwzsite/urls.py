@@ -23,5 +23,6 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("leagues.urls")),
     path("", include("ratings.urls")),
 ]

@@ -1,0 +1,178 @@
+"""Match reports: the captain's line-up and board results, the director's approval, his changes of the
+sporting result and of a match's status. Every change of an approved match re-keeps the division's DWZ
+tournament (``division_tournament_sync``); the match's board and match points come from the core."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from leagues import permissions
+from leagues.core.table import match_score
+from leagues.core.types import PLAYED_RESULTS
+from leagues.models import Board, LeagueResult, Match, MatchStatus
+
+from .division_tournament import division_tournament_sync
+
+
+@dataclass(frozen=True)
+class BoardReport:
+    """One board as the captain reports it: players by primary key (None: the board was left empty)."""
+
+    number: int
+    home_player: int | None
+    away_player: int | None
+    result: str  # a LeagueResult value
+
+
+def _validate(match: Match, boards: Sequence[BoardReport]) -> None:
+    errors = []
+    seen: dict[int, int] = {}
+    numbers = set()
+    for b in boards:
+        label = _("Brett %(n)s") % {"n": b.number}
+        if not 1 <= b.number <= match.division.boards or b.number in numbers:
+            errors.append(_("%(board)s: kein Brett dieser Staffel.") % {"board": label})
+        numbers.add(b.number)
+        if b.result not in LeagueResult.values:
+            errors.append(_("%(board)s: unbekanntes Ergebnis.") % {"board": label})
+        for pk in (b.home_player, b.away_player):
+            if pk is None:
+                continue
+            if pk in seen:
+                errors.append(
+                    _("%(board)s: der Spieler sitzt schon an Brett %(other)s.")
+                    % {"board": label, "other": seen[pk]}
+                )
+            seen[pk] = b.number
+        if (b.home_player is None or b.away_player is None) and b.result in PLAYED_RESULTS:
+            errors.append(
+                _("%(board)s: ein leeres Brett ist kampflos, keine gespielte Partie.") % {"board": label}
+            )
+    if errors:
+        raise ValidationError(errors)
+
+
+def _store_score(match: Match) -> None:
+    """The match's board and match points from the core (None while it counts for nobody)."""
+    match.refresh_from_db()
+    score = match_score(match.as_core(), match.division.boards, match.division.match_points)
+    match.home_board_points_halves = None if score is None else score.home_halves
+    match.away_board_points_halves = None if score is None else score.away_halves
+    match.home_match_points = None if score is None else score.home_match_points
+    match.away_match_points = None if score is None else score.away_match_points
+    match.save(
+        update_fields=[
+            "home_board_points_halves",
+            "away_board_points_halves",
+            "home_match_points",
+            "away_match_points",
+        ]
+    )
+
+
+def match_report_save(*, match: Match, boards: Sequence[BoardReport], user) -> Match:
+    """The captain's report (line-up and results): replaces the match's boards, marks it played and
+    reported. Refused once approved (only the director changes it then)."""
+    if not permissions.can_report(user, match):
+        raise PermissionDenied(_("Diesen Spielbericht dürfen Sie nicht (mehr) ändern."))
+    _validate(match, boards)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.approved_at is not None and not permissions.is_director(user, match.division):
+            raise PermissionDenied(_("Der Spielbericht ist schon bestätigt."))
+        Board.objects.filter(match=locked).delete()
+        Board.objects.bulk_create(
+            [
+                Board(
+                    match=locked,
+                    number=b.number,
+                    home_player_id=b.home_player,
+                    away_player_id=b.away_player,
+                    result=b.result,
+                )
+                for b in sorted(boards, key=lambda b: b.number)
+            ]
+        )
+        locked.status = MatchStatus.PLAYED
+        locked.reported_at, locked.reported_by = timezone.now(), user
+        locked.save(update_fields=["status", "reported_at", "reported_by"])
+        _store_score(locked)
+        if locked.approved_at is not None:
+            division_tournament_sync(division=locked.division, user=user)
+    return locked
+
+
+def match_approve(*, match: Match, user) -> Match:
+    """The director approves the report: it counts in the table and goes into the DWZ tournament."""
+    if not permissions.is_director(user, match.division):
+        raise PermissionDenied(_("Nur der Staffelleiter bestätigt Spielberichte."))
+    with transaction.atomic():
+        match.approved_at, match.approved_by = timezone.now(), user
+        match.save(update_fields=["approved_at", "approved_by"])
+        _store_score(match)
+        division_tournament_sync(division=match.division, user=user)
+    return match
+
+
+def match_reopen(*, match: Match, user) -> Match:
+    """The director takes the approval back (the captains may correct the report again)."""
+    if not permissions.is_director(user, match.division):
+        raise PermissionDenied(_("Nur der Staffelleiter bestätigt Spielberichte."))
+    with transaction.atomic():
+        match.approved_at, match.approved_by = None, None
+        match.save(update_fields=["approved_at", "approved_by"])
+        division_tournament_sync(division=match.division, user=user)
+    return match
+
+
+def board_result_change(*, board: Board, result: str, rated_result: str | None = None, user) -> Board:
+    """The director changes a board's sporting result (e.g. an ineligible player's board scored as lost);
+    the game keeps its real result for the DWZ (``rated_result``, by default the result stored so far)."""
+    match = board.match
+    if not permissions.is_director(user, match.division):
+        raise PermissionDenied(_("Nur der Staffelleiter ändert Ergebnisse."))
+    if result not in LeagueResult.values or (rated_result and rated_result not in LeagueResult.values):
+        raise ValidationError(_("Unbekanntes Ergebnis."))
+    with transaction.atomic():
+        real = rated_result if rated_result is not None else (board.rated_result or board.result)
+        board.rated_result = "" if real == result else real
+        board.result = result
+        board.save(update_fields=["result", "rated_result"])
+        _store_score(match)
+        if match.approved_at is not None:
+            division_tournament_sync(division=match.division, user=user)
+    return board
+
+
+def match_status_set(*, match: Match, status: str, user) -> Match:
+    """The director decides a match (a forfeit, a double forfeit, or played after all)."""
+    if not permissions.is_director(user, match.division):
+        raise PermissionDenied(_("Nur der Staffelleiter entscheidet über Mannschaftskämpfe."))
+    if status not in MatchStatus.values or (status == MatchStatus.BYE) != (match.away_id is None):
+        raise ValidationError(_("Unbekannter Status."))
+    with transaction.atomic():
+        match.status = status
+        match.save(update_fields=["status"])
+        _store_score(match)
+        if match.approved_at is not None:
+            division_tournament_sync(division=match.division, user=user)
+    return match
+
+
+def match_played_on_set(*, match: Match, played_on, user) -> Match:
+    """The director records a postponed match's day (None: played as scheduled); an approved match moves
+    the division's end date with it, and the chronological recalculation follows."""
+    if not permissions.is_director(user, match.division):
+        raise PermissionDenied(_("Nur der Staffelleiter entscheidet über Mannschaftskämpfe."))
+    with transaction.atomic():
+        match.played_on = None if played_on == match.scheduled_date else played_on
+        match.save(update_fields=["played_on"])
+        if match.approved_at is not None:
+            division_tournament_sync(division=match.division, user=user)
+    return match
