@@ -1,7 +1,7 @@
 """A division's files: the table as CSV (German spreadsheets: ``;``, decimal comma, UTF-8 with BOM, formula
 cells neutralised), TRF26 with team records and the DSB tournament report XML 2.5 (``TR``) of the division or
 one of its parts. The rows come from ``leagues.selectors.divisions``; the files are written by the pure
-``leagues.core.exports`` over ``ratings.formats``. The rating files hold the rated games only."""
+``leagues.formats.division_files`` over ``ratings.formats``. The rating files hold the rated games only."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from leagues.core.exports import (
+from leagues.core.rated import RatedGame
+from leagues.formats.division_files import (
     ExportPlayer,
     ExportTeam,
     Head,
@@ -22,7 +23,6 @@ from leagues.core.exports import (
     team_of_players,
     trf_text,
 )
-from leagues.core.rated import RatedGame
 from leagues.models import DivisionPart
 from leagues.selectors.divisions import DivisionData
 from ratings.exports import spreadsheet_safe
@@ -100,7 +100,8 @@ def _players(data: DivisionData) -> dict[str, ExportPlayer]:
         pid: ExportPlayer(
             id=pid, surname=p.surname, first_name=p.first_name, birth_year=p.birth_year, sex=p.sex,
             fide_id=p.fide_id, fide_elo=p.fide_elo, dwz=p.dwz, index=p.index,
-            person_id=dsb_person_id(dsb_id=p.dsb_id, key=p.key, club_number=None), dsb_id=p.dsb_id,
+            person_id=dsb_person_id(dsb_id=p.dsb_id or "", key=p.key, club_number=None),
+            dsb_id=p.dsb_id or "",
         )
         for pid, p in data.players_by_id.items()
     }  # fmt: skip

@@ -8,6 +8,7 @@ and the players' board records are computed by ``leagues.core`` from the rows re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -16,10 +17,10 @@ from django.db.models import Exists, OuterRef, Prefetch, Q
 from leagues.core import types as core
 from leagues.core.completeness import RoundCompleteness, completeness
 from leagues.core.crosstable import Crosstable, crosstable
-from leagues.core.exports import games_between
 from leagues.core.player_scores import PlayerScore, player_scores
 from leagues.core.rated import RatedGame, rated_games
 from leagues.core.table import TableRow, WithdrawalRule, table
+from leagues.formats.division_files import games_between
 from leagues.models import Board, Division, DivisionPart, Match, Season, Team
 from ratings.models import Evaluation, Player
 
@@ -33,7 +34,7 @@ def _boards() -> Prefetch:
 @dataclass
 class DivisionData:
     division: Division
-    parts: list[DivisionPart]  # annotated ``evaluated``: its tournament has stored evaluations
+    parts: Sequence[DivisionPart]  # annotated ``evaluated``: its tournament has stored evaluations
     teams: list[Team]
     matches: list[Match]  # by round, with ``boards`` prefetched (players selected)
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from leagues.core.crosstable import Encounter
 from leagues.core.table import Tiebreak, match_score
 from leagues.core.types import MatchStatus, halves_text
-from leagues.models import Match
+from leagues.models import DivisionPart, Match
 from leagues.selectors.divisions import DivisionData
 
 SHORT_RESULTS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½", "+-": "+ –", "-+": "– +", "--": "– –"}
@@ -122,7 +122,8 @@ def evaluation_links(data: DivisionData) -> list[dict[str, Any]]:
     """Each part's DWZ evaluation: the tournament page once evaluated; before that a "Vorschau" (the draft
     tournament's page when it exists, else the count and days of the games it will hold)."""
     links = []
-    for part in data.parts or [None]:
+    parts: list[DivisionPart | None] = [*data.parts] or [None]
+    for part in parts:
         games = data.part_games(part) if part is not None else data.rated_games
         links.append(
             {

@@ -14,12 +14,11 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from leagues.core.player_scores import player_scores
+from leagues.core.rated import RatedGame
+from leagues.core.types import Match
 from ratings.formats import dsb_xml
 from ratings.formats.trf import NationalRating, TrfGame, TrfHead, TrfPlayer, TrfTournament, write_trf
-
-from .player_scores import player_scores
-from .rated import RatedGame
-from .types import Match
 
 TRF_CODES = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "=")}
 DSB_POINTS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("0.5", "0.5")}
