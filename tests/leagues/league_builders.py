@@ -69,7 +69,7 @@ def small_division(*, birth_years: bool = True) -> League:
     for n, (letter, name) in enumerate(
         (("A", "SK Alpha 1"), ("B", "SV Beta 1"), ("C", "SC Gamma 1"), ("D", "SF Delta 1")), start=1
     ):
-        club = Club.objects.create(zps=f"C05{n:02d}", name=name[:-2], organisation=organisation)
+        club = Club.objects.create(zps=f"C09{n:02d}", name=name[:-2], organisation=organisation)
         league.teams[letter] = Team.objects.create(division=division, club=club, name=name, draw_number=n)
         for b in (1, 2):
             year = 1980 + b if birth_years or letter != "D" else None

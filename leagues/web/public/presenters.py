@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from leagues.core.crosstable import Encounter
 from leagues.core.table import Tiebreak, match_score
@@ -38,6 +39,20 @@ def table_rows(data: DivisionData) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+TIEBREAK_LABELS = {
+    Tiebreak.MATCH_POINTS: gettext_lazy("Mannschaftspunkte"),
+    Tiebreak.BOARD_POINTS: gettext_lazy("Brettpunkte"),
+    Tiebreak.DIRECT: gettext_lazy("direkter Vergleich"),
+    Tiebreak.BERLIN: gettext_lazy("Berliner Wertung"),
+    Tiebreak.WINS: gettext_lazy("Siege"),
+}
+
+
+def tiebreak_text(data: DivisionData) -> str:
+    """The division's ranking order in words: "Mannschaftspunkte, Brettpunkte, direkter Vergleich"."""
+    return ", ".join(str(TIEBREAK_LABELS[t]) for t in data.division.tiebreak_order)
 
 
 def show_berlin(data: DivisionData) -> bool:

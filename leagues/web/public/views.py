@@ -39,6 +39,7 @@ def division_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "season": data.division.season,
         "table": presenters.table_rows(data),
         "show_berlin": presenters.show_berlin(data),
+        "tiebreaks": presenters.tiebreak_text(data),
         "crosstable": presenters.crosstable_rows(data),
         "rounds": presenters.round_rows(data),
         "evaluations": presenters.evaluation_links(data),
