@@ -96,6 +96,8 @@ def _teams(data: DivisionData) -> list[ExportTeam]:
 
 
 def _players(data: DivisionData) -> dict[str, ExportPlayer]:
+    if data.board_rows is None:
+        raise ValueError("the files need the division read with its players (division_data(players=True))")
     return {
         pid: ExportPlayer(
             id=pid, surname=p.surname, first_name=p.first_name, birth_year=p.birth_year, sex=p.sex,

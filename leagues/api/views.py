@@ -23,8 +23,8 @@ def _points(halves: int) -> int | float:
     return halves // 2 if halves % 2 == 0 else halves / 2
 
 
-def _data(pk: int) -> divisions.DivisionData:
-    data = divisions.division_data(pk=pk)
+def _data(pk: int, *, players: bool = False) -> divisions.DivisionData:
+    data = divisions.division_data(pk=pk, players=players)
     if data is None:
         raise Http404
     return data
@@ -52,9 +52,9 @@ def _name(player) -> str | None:
     return None if player is None else player.name
 
 
-def _match(data: divisions.DivisionData, match) -> dict[str, Any]:
+def _match(data: divisions.DivisionData, match, core) -> dict[str, Any]:
     d = data.division
-    score = match_score(match.as_core(), d.boards, d.match_points)
+    score = match_score(core, d.boards, d.match_points)
     return {
         "home": match.home.name,
         "away": match.away.name if match.away is not None else None,
@@ -68,25 +68,21 @@ def _match(data: divisions.DivisionData, match) -> dict[str, Any]:
                 "away": _name(b.away_player),
                 "result": b.result or None,
             }
-            for b in match.boards.all()
+            for b in (data.board_rows or {}).get(match.pk, ())
         ],
     }
 
 
 @api_view
 def division(request: HttpRequest, pk: int) -> JsonResponse:
-    data = _data(pk)
-    teams = data.teams_by_id
-    for match in data.matches:  # the team rows are read once, not per match
-        match.home = teams[str(match.home_id)]
-        if match.away_id is not None:
-            match.away = teams[str(match.away_id)]
+    data = _data(pk, players=True)
+    cores = {m.pk: c for m, c in zip(data.matches, data.core_matches, strict=True)}
     first = data.parts[0].tournament_id if data.parts else None
     return _json(
         {
             **_head(data),
             "rounds": [
-                {"round": number, "matches": [_match(data, m) for m in matches]}
+                {"round": number, "matches": [_match(data, m, cores[m.pk]) for m in matches]}
                 for number, matches in data.rounds()
             ],
             "tournament": first,

@@ -24,11 +24,50 @@ from leagues.formats.division_files import games_between
 from leagues.models import Board, Division, DivisionPart, Match, Season, Team
 from ratings.models import Evaluation, Player
 
+# What the pages and files show of a player and a board: the rest of the rows (timestamps, notes) would only
+# cost the time of building them (a division of 10 teams × 8 boards has 720 board sides).
+PLAYER_FIELDS = (
+    "key",
+    "surname",
+    "first_name",
+    "dwz",
+    "index",
+    "birth_year",
+    "sex",
+    "fide_id",
+    "fide_elo",
+    "dsb_id",
+)
+BOARD_FIELDS = (
+    "match_id", "number", "home_player_id", "away_player_id", "home_white", "result", "rated_result",
+    "played_on",
+)  # fmt: skip
+
+
+def _board_rows(boards):
+    players = [f"{side}_player__{f}" for side in ("home", "away") for f in PLAYER_FIELDS]
+    return boards.select_related("home_player", "away_player").only(*BOARD_FIELDS, *players)
+
 
 def _boards() -> Prefetch:
-    return Prefetch(
-        "boards", queryset=Board.objects.select_related("home_player", "away_player").order_by("number")
-    )
+    return Prefetch("boards", queryset=_board_rows(Board.objects.order_by("number")))
+
+
+def _core_board(number, home, away, home_white, result, rated_result, played_on) -> core.Board:
+    return core.Board(
+        number=number, home=None if home is None else str(home), away=None if away is None else str(away),
+        result=result or None, rated_result=rated_result or None, played_on=played_on, home_white=home_white,
+    )  # fmt: skip
+
+
+def core_match(match: Match, boards: Sequence[core.Board]) -> core.Match:
+    """``Match.as_core`` with the boards given (read apart from the match)."""
+    return core.Match(
+        round=match.round, home=str(match.home_id),
+        away=None if match.away_id is None else str(match.away_id), date=match.scheduled_date,
+        status=match.status, boards=tuple(boards), played_on=match.played_on, cycle=match.cycle,
+        id=str(match.pk),
+    )  # fmt: skip
 
 
 @dataclass
@@ -36,7 +75,9 @@ class DivisionData:
     division: Division
     parts: Sequence[DivisionPart]  # annotated ``evaluated``: its tournament has stored evaluations
     teams: list[Team]
-    matches: list[Match]  # by round, with ``boards`` prefetched (players selected)
+    matches: list[Match]  # by round, home and away selected
+    boards: dict[int, list[core.Board]]  # match pk → its boards for the core, by number
+    board_rows: dict[int, list[Board]] | None = None  # match pk → its boards with players (``players=True``)
 
     @cached_property
     def core_teams(self) -> tuple[core.Team, ...]:
@@ -44,7 +85,7 @@ class DivisionData:
 
     @cached_property
     def core_matches(self) -> tuple[core.Match, ...]:
-        return tuple(m.as_core() for m in self.matches)
+        return tuple(core_match(m, self.boards.get(m.pk, ())) for m in self.matches)
 
     @property
     def withdrawals(self) -> WithdrawalRule:
@@ -86,9 +127,10 @@ class DivisionData:
 
     @cached_property
     def players_by_id(self) -> dict[str, Player]:
+        """Every player of a board (empty unless read with ``players=True``)."""
         players: dict[str, Player] = {}
-        for match in self.matches:
-            for board in match.boards.all():
+        for boards in (self.board_rows or {}).values():
+            for board in boards:
                 for player in (board.home_player, board.away_player):
                     if player is not None:
                         players[str(player.pk)] = player
@@ -113,8 +155,10 @@ class DivisionData:
         return games_between(self.rated_games, part.from_date, until)
 
 
-def division_data(*, pk: int) -> DivisionData | None:
-    """The division with its parts, teams, matches and boards (five queries); None for an unknown id."""
+def division_data(*, pk: int, players: bool = False) -> DivisionData | None:
+    """The division with its parts, teams, matches and boards (five queries); None for an unknown id. The
+    boards are read as plain values for the core (the table, crosstable, completeness), or with
+    ``players`` as rows with their players (the API and the files)."""
     division = (
         Division.objects.select_related("season", "season__organisation", "rating_officer")
         .filter(pk=pk)
@@ -126,11 +170,34 @@ def division_data(*, pk: int) -> DivisionData | None:
     parts = list(division.parts.select_related("tournament").annotate(evaluated=evaluated).order_by("number"))
     teams = list(division.teams.select_related("club"))
     matches = list(
-        division.matches.select_related("home", "away")
-        .order_by("round", "cycle", "scheduled_date", "pk")
-        .prefetch_related(_boards())
+        division.matches.select_related("home", "away").order_by("round", "cycle", "scheduled_date", "pk")
     )
-    return DivisionData(division, parts, teams, matches)
+    boards: dict[int, list[core.Board]] = {}
+    if not players:
+        for match_id, *values in (
+            Board.objects.filter(match__division_id=pk)
+            .order_by("match_id", "number")
+            .values_list("match_id", "number", "home_player_id", "away_player_id", "home_white", "result",
+                         "rated_result", "played_on")
+        ):  # fmt: skip
+            boards.setdefault(match_id, []).append(_core_board(*values))
+        return DivisionData(division, parts, teams, matches, boards)
+    rows: dict[int, list[Board]] = {}
+    for board in _board_rows(Board.objects.filter(match__division_id=pk).order_by("match_id", "number")):
+        rows.setdefault(board.match_id, []).append(board)
+        boards.setdefault(board.match_id, []).append(board.as_core())
+    return DivisionData(division, parts, teams, matches, boards, rows)
+
+
+def round_boards(*, division_id: int, round: int) -> dict[int, list[Board]]:
+    """The boards of one round's matches with their players, by match (one query)."""
+    rows: dict[int, list[Board]] = {}
+    boards = Board.objects.filter(match__division_id=division_id, match__round=round).order_by(
+        "match_id", "number"
+    )
+    for board in _board_rows(boards):
+        rows.setdefault(board.match_id, []).append(board)
+    return rows
 
 
 @dataclass

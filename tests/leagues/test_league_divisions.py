@@ -71,11 +71,16 @@ def test_fixed_number_of_queries(size, django_assert_num_queries):
     with django_assert_num_queries(5):
         data = divisions.division_data(pk=division.pk)
         assert data.table and data.crosstable and data.completeness and data.rated_games
-        assert data.players_by_id  # from the prefetched boards
+    with django_assert_num_queries(5):
+        rows = divisions.division_data(pk=division.pk, players=True)
+        assert rows.players_by_id  # from the boards read with their players
+        assert rows.table == data.table
+    with django_assert_num_queries(1):
+        assert divisions.round_boards(division_id=division.pk, round=1)
     team = division.teams.first()
     with django_assert_num_queries(4):
         divisions.team_data(pk=team.pk)
-    player = data.matches[0].boards.all()[0].away_player
+    player = next(iter(rows.board_rows.values()))[0].away_player
     with django_assert_num_queries(1):
         divisions.board_record(player_id=player.pk)
     with django_assert_num_queries(2):

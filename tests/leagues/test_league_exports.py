@@ -86,7 +86,7 @@ def test_dsb_xml_of_a_part(client, league):
     DivisionPart.objects.create(
         division=division, number=2, from_date=datetime.date(2025, 10, 1), from_round=2
     )
-    data = division_data(pk=division.pk)
+    data = division_data(pk=division.pk, players=True)
     first, second = data.parts
     report = dsb_xml.parse(dsb_xml_of(data, part=second))
     assert {g.date for g in report.games} == {datetime.date(2025, 10, 5), datetime.date(2025, 10, 26)}
@@ -103,7 +103,7 @@ def test_report_without_birth_years_is_refused_with_the_reason(client, db):
     response = client.get(reverse("leagues:division-xml", args=[league.division.pk]))
     assert response.status_code == 409
     assert "Geburtsjahr" in response.content.decode()
-    assert trf_text_of(division_data(pk=league.division.pk))  # TRF has no such requirement
+    assert trf_text_of(division_data(pk=league.division.pk, players=True))  # TRF has no such requirement
 
 
 def test_unknown_division_is_a_404(client, db):

@@ -4,9 +4,12 @@ the player's card: present for a league player, absent otherwise, one query."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.builders import make_player
+from ratings.models import Tournament
+from tests.builders import make_player, make_tournament
 from tests.leagues.league_builders import round_robin_division, small_division
 
 pytestmark = pytest.mark.django_db
@@ -35,10 +38,9 @@ def test_division_page(client, league, language, words):
     # The table in the hand-computed order, board points with ½.
     assert html.index("SF Delta 1") < html.index("SK Alpha 1") < html.index("SC Gamma 1")
     assert "4½" in html and ">½<" in html
-    # Rounds with the boards, players linked to their card, the empty board and the forfeit shown.
-    player = league.players["A1"]
-    assert reverse("ratings:player-detail", args=[player.key]) in html
+    # Rounds with the matches' scores (the forfeit shown) and a link to each round's reports.
     assert "1½ : ½" in html and "+ : –" in html
+    assert reverse("leagues:division-round", args=[league.division.pk, 3]) in html
     # Exports and the JSON.
     for name in (
         "leagues:division-xml",
@@ -52,9 +54,6 @@ def test_division_page(client, league, language, words):
 
 
 def test_division_page_links_the_evaluated_tournament(client, league):
-    from ratings.models import Tournament
-    from tests.builders import make_tournament
-
     a1, b1 = league.players["A1"], league.players["B1"]
     tournament = make_tournament(
         [a1, b1], [(1, a1, b1, "1-0")], end=league.division.season.end_date, name="KK Süd"
@@ -66,6 +65,21 @@ def test_division_page_links_the_evaluated_tournament(client, league):
     assert reverse("ratings:tournament-detail", args=[tournament.pk]) in html
     assert "Vorschau" not in html
     assert Tournament.objects.count() == 1
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_round_page_with_the_match_reports(client, league, language):
+    html = _get(client, "leagues:division-round", league.division.pk, 1, language=language)
+    # Boards with the players linked to their card and their DWZ, the empty board shown.
+    for key in ("A1", "B2", "D1"):
+        assert reverse("ratings:player-detail", args=[league.players[key].key]) in html
+    assert "1600" in html and ("nicht besetzt" in html or "not filled" in html)
+    assert "½–½" in html and "1½ : ½" in html
+    html = _get(client, "leagues:division-round", league.division.pk, 3, language=language)
+    assert "Delta1, Erik" in html and (
+        "Runde 3: 1 Mannschaftskampf fehlt" in html or "Round 3: 1 team match" in html
+    )
+    assert client.get(reverse("leagues:division-round", args=[league.division.pk, 9])).status_code == 404
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
@@ -86,7 +100,7 @@ def test_unknown_ids_are_404(client, db, name):
     assert client.get(reverse(name, args=[999])).status_code == 404
 
 
-def test_board_record_panel_on_the_card(client, league, django_assert_max_num_queries):
+def test_board_record_panel_on_the_card(client, league):
     html = client.get(reverse("ratings:player-detail", args=[league.players["D1"].key])).content.decode()
     assert 'id="league-board-record"' in html
     assert "SF Delta 1" in html and reverse("leagues:team", args=[league.teams["D"].pk]) in html
@@ -95,13 +109,10 @@ def test_board_record_panel_on_the_card(client, league, django_assert_max_num_qu
     assert 'id="league-board-record"' not in html
 
 
-def test_division_page_query_count_is_fixed(client, django_assert_num_queries):
+def test_division_page_query_count_is_fixed(client):
     counts = []
     for teams in (4, 10):
         division = round_robin_division(teams=teams, boards=8, rounds_played=3, seed=teams)
-        from django.db import connection
-        from django.test.utils import CaptureQueriesContext
-
         with CaptureQueriesContext(connection) as captured:
             assert client.get(reverse("leagues:division", args=[division.pk])).status_code == 200
         counts.append(len(captured))

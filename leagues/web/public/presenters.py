@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,8 +11,9 @@ from django.utils.translation import gettext_lazy
 
 from leagues.core.crosstable import Encounter
 from leagues.core.table import Tiebreak, match_score
+from leagues.core.types import Match as CoreMatch
 from leagues.core.types import MatchStatus, halves_text
-from leagues.models import DivisionPart, Match
+from leagues.models import Board, DivisionPart, Match
 from leagues.selectors.divisions import DivisionData
 
 SHORT_RESULTS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½", "+-": "+ –", "-+": "– +", "--": "– –"}
@@ -92,16 +94,18 @@ class MatchRow:
         return str(self.match.get_status_display())
 
 
-def match_row(data_boards: int, points, match: Match) -> MatchRow:
-    core_match = match.as_core()
-    score = match_score(core_match, data_boards, points)
+def match_row(
+    data_boards: int, points, match: Match, core: CoreMatch, boards: Sequence[Board] = ()
+) -> MatchRow:
+    """A match's score (from ``core``) and, when given, its ``boards`` with the players."""
+    score = match_score(core, data_boards, points)
     if score is None:
         text = ""
     elif score.forfeit:
         text = f"{'+' if score.home_halves else '–'} : {'+' if score.away_halves else '–'}"
     else:
         text = f"{halves_text(score.home_halves)} : {halves_text(score.away_halves)}"
-    boards = [
+    rows = [
         {
             "number": b.number,
             "home": b.home_player,
@@ -109,17 +113,24 @@ def match_row(data_boards: int, points, match: Match) -> MatchRow:
             "result": result_text(b.result),
             "rated": result_text(b.rated_result) if b.rated_result and b.rated_result != b.result else "",
         }
-        for b in match.boards.all()
+        for b in boards
     ]
-    return MatchRow(match, text, boards)
+    return MatchRow(match, text, rows)
 
 
-def round_rows(data: DivisionData) -> list[dict[str, Any]]:
+def round_rows(data: DivisionData, boards: dict[int, list[Board]] | None = None) -> list[dict[str, Any]]:
+    """Every round (or, with ``boards`` of one round, the rounds whose matches they hold) with its matches'
+    scores, the boards where given, and what is missing."""
     d = data.division
     missing = {c.round: c.message for c in data.completeness}
+    cores = {m.pk: c for m, c in zip(data.matches, data.core_matches, strict=True)}
     rounds = []
     for number, matches in data.rounds():
-        rows = [match_row(d.boards, d.match_points, m) for m in matches]
+        if boards is not None and not any(m.pk in boards for m in matches):
+            continue
+        rows = [
+            match_row(d.boards, d.match_points, m, cores[m.pk], (boards or {}).get(m.pk, ())) for m in matches
+        ]
         day = min((m.scheduled_date for m in matches), default=None)
         message = missing.get(number)
         rounds.append(

@@ -25,8 +25,8 @@ def season_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/public/season_detail.html", {"season": season})
 
 
-def _division(pk: int) -> divisions.DivisionData:
-    data = divisions.division_data(pk=pk)
+def _division(pk: int, *, players: bool = False) -> divisions.DivisionData:
+    data = divisions.division_data(pk=pk, players=players)
     if data is None:
         raise Http404(_("Diese Staffel gibt es nicht."))
     return data
@@ -47,6 +47,19 @@ def division_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/public/division_detail.html", context)
 
 
+def division_round(request: HttpRequest, pk: int, round: int) -> HttpResponse:
+    """One round's match reports: every match with its boards and players."""
+    data = _division(pk)
+    boards = divisions.round_boards(division_id=pk, round=round)
+    rounds = [r for r in presenters.round_rows(data, boards) if r["round"] == round]
+    if not rounds:
+        rounds = [r for r in presenters.round_rows(data) if r["round"] == round]
+    if not rounds:
+        raise Http404(_("Diese Runde gibt es nicht."))
+    context = {"division": data.division, "season": data.division.season, "round": rounds[0]}
+    return render(request, "leagues/public/division_round.html", context)
+
+
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     data = divisions.team_data(pk=pk)
     if data is None:
@@ -64,7 +77,10 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for s in data.scores
         if s.player in players
     ]
-    matches = [presenters.match_row(division.boards, division.match_points, m) for m in data.matches]
+    matches = [
+        presenters.match_row(division.boards, division.match_points, m, m.as_core(), list(m.boards.all()))
+        for m in data.matches
+    ]
     context = {"team": data.team, "division": division, "lineup": lineup, "matches": matches}
     return render(request, "leagues/public/team_detail.html", context)
 
@@ -74,11 +90,11 @@ def table_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def division_trf(request: HttpRequest, pk: int) -> HttpResponse:
-    return exports.trf_response(_division(pk))
+    return exports.trf_response(_division(pk, players=True))
 
 
 def division_xml(request: HttpRequest, pk: int, part: int | None = None) -> HttpResponse:
-    data = _division(pk)
+    data = _division(pk, players=True)
     chosen = None
     if part is not None:
         chosen = next((p for p in data.parts if p.number == part), None)
