@@ -53,12 +53,14 @@ def _clear() -> None:
     """The league rows and clubs of an earlier run (matches protect their teams, so they go first)."""
     from leagues.models import Board, Match, Season
     from ratings.models import Club, Tournament
+    from ratings.services import tournament_delete
 
+    for tournament in Tournament.objects.filter(name__startswith="Bench-Liga"):
+        tournament_delete(tournament=tournament)
     Board.objects.all().delete()
     Match.objects.all().delete()
     Season.objects.all().delete()
     Club.objects.filter(name__startswith="Verein ").delete()
-    Tournament.objects.filter(name__startswith="Bench-Liga").delete()
 
 
 def _division(teams: int, boards: int):
@@ -157,7 +159,7 @@ def main() -> None:
     measurements = {
         "division_page": lambda: get(views.division_detail, f"/ligen/staffel/{division.pk}/"),
         "division_api": lambda: get(api.division.__wrapped__, f"/api/divisions/{division.pk}"),
-        "dsb_xml": lambda: len(dsb_xml_of(division_data(pk=division.pk))),
+        "dsb_xml": lambda: len(dsb_xml_of(division_data(pk=division.pk, players=True))),
         "report_save_dwz": lambda: _save(tournament, entries, games),
     }
     common = {

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -14,8 +15,10 @@ from leagues.core.table import Tiebreak, match_score
 from leagues.core.types import Match as CoreMatch
 from leagues.core.types import MatchStatus, halves_text
 from leagues.models import Board, DivisionPart, Match
+from leagues.models import MatchStatus as MatchStatusChoices
 from leagues.selectors.divisions import DivisionData
 
+STATUS_LABELS = dict(MatchStatusChoices.choices)
 SHORT_RESULTS = {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½", "+-": "+ –", "-+": "– +", "--": "– –"}
 
 
@@ -88,16 +91,26 @@ class MatchRow:
     match: Match
     score: str  # "4½ : 3½", "+ : –" or "" while scheduled
     boards: list[dict[str, Any]]
+    status_label: str
+    home_url: str
+    away_url: str
 
-    @property
-    def status_label(self) -> str:
-        return str(self.match.get_status_display())
+
+def team_urls(teams) -> dict[int, str]:
+    """Each team's page, reversed once per team (not per match: the schedule of a division has hundreds)."""
+    return {team.pk: reverse("leagues:team", args=[team.pk]) for team in teams}
 
 
 def match_row(
-    data_boards: int, points, match: Match, core: CoreMatch, boards: Sequence[Board] = ()
+    data_boards: int,
+    points,
+    match: Match,
+    core: CoreMatch,
+    boards: Sequence[Board] = (),
+    urls: dict[int, str] | None = None,
 ) -> MatchRow:
-    """A match's score (from ``core``) and, when given, its ``boards`` with the players."""
+    """A match's score (from ``core``) and, when given, its ``boards`` with the players; ``urls``: the teams'
+    pages (``team_urls``)."""
     score = match_score(core, data_boards, points)
     if score is None:
         text = ""
@@ -115,7 +128,9 @@ def match_row(
         }
         for b in boards
     ]
-    return MatchRow(match, text, rows)
+    urls = urls if urls is not None else team_urls(t for t in (match.home, match.away) if t is not None)
+    label = STATUS_LABELS.get(match.status, match.status)
+    return MatchRow(match, text, rows, str(label), urls[match.home_id], urls.get(match.away_id or 0, ""))
 
 
 def round_rows(data: DivisionData, boards: dict[int, list[Board]] | None = None) -> list[dict[str, Any]]:
@@ -124,12 +139,14 @@ def round_rows(data: DivisionData, boards: dict[int, list[Board]] | None = None)
     d = data.division
     missing = {c.round: c.message for c in data.completeness}
     cores = {m.pk: c for m, c in zip(data.matches, data.core_matches, strict=True)}
+    urls = team_urls(data.teams)
     rounds = []
     for number, matches in data.rounds():
         if boards is not None and not any(m.pk in boards for m in matches):
             continue
         rows = [
-            match_row(d.boards, d.match_points, m, cores[m.pk], (boards or {}).get(m.pk, ())) for m in matches
+            match_row(d.boards, d.match_points, m, cores[m.pk], (boards or {}).get(m.pk, ()), urls)
+            for m in matches
         ]
         day = min((m.scheduled_date for m in matches), default=None)
         message = missing.get(number)
