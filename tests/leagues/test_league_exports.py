@@ -92,10 +92,13 @@ def test_dsb_xml_of_a_part(client, league):
     assert {g.date for g in report.games} == {datetime.date(2025, 10, 5), datetime.date(2025, 10, 26)}
     assert report.tournament.label == "Kreisklasse Süd 2025/26 (Teil 2)"
     assert len(dsb_xml.parse(dsb_xml_of(data, part=first)).games) == 3
-    response = client.get(reverse("leagues:division-part-xml", args=[division.pk, 2]))
+    response = client.get(reverse("leagues:division-xml", args=[division.pk]) + "?teil=2")
     assert response.status_code == 200 and dsb_xml.schema_problems(response.content, XSD.read_bytes()) == []
-    assert client.get(reverse("leagues:division-part-xml", args=[division.pk, 7])).status_code == 404
-    assert "teil/2/dsb.xml" in client.get(reverse("leagues:division", args=[division.pk])).content.decode()
+    url = reverse("leagues:division-xml", args=[division.pk])
+    for bad in ("7", "x", "9" * 1000):
+        assert client.get(url, {"teil": bad}).status_code == 404
+    assert client.get(url, {"teil": "\x00"}).status_code == 400  # the NUL byte middleware
+    assert "dsb.xml?teil=2" in client.get(reverse("leagues:division", args=[division.pk])).content.decode()
 
 
 def test_report_without_birth_years_is_refused_with_the_reason(client, db):

@@ -133,16 +133,18 @@ def match_row(
     return MatchRow(match, text, rows, str(label), urls[match.home_id], urls.get(match.away_id or 0, ""))
 
 
-def round_rows(data: DivisionData, boards: dict[int, list[Board]] | None = None) -> list[dict[str, Any]]:
-    """Every round (or, with ``boards`` of one round, the rounds whose matches they hold) with its matches'
-    scores, the boards where given, and what is missing."""
+def round_rows(
+    data: DivisionData, boards: dict[int, list[Board]] | None = None, *, only: int | None = None
+) -> list[dict[str, Any]]:
+    """Every round (``only``: that round) with its matches' scores, their ``boards`` where given (match pk →
+    boards with players), and what is missing."""
     d = data.division
     missing = {c.round: c.message for c in data.completeness}
     cores = {m.pk: c for m, c in zip(data.matches, data.core_matches, strict=True)}
     urls = team_urls(data.teams)
     rounds = []
     for number, matches in data.rounds():
-        if boards is not None and not any(m.pk in boards for m in matches):
+        if only is not None and number != only:
             continue
         rows = [
             match_row(d.boards, d.match_points, m, cores[m.pk], (boards or {}).get(m.pk, ()), urls)

@@ -47,13 +47,11 @@ def division_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "leagues/public/division_detail.html", context)
 
 
-def division_round(request: HttpRequest, pk: int, round: int) -> HttpResponse:
+def division_round(request: HttpRequest, pk: int, round_no: int) -> HttpResponse:
     """One round's match reports: every match with its boards and players."""
     data = _division(pk)
-    boards = divisions.round_boards(division_id=pk, round=round)
-    rounds = [r for r in presenters.round_rows(data, boards) if r["round"] == round]
-    if not rounds:
-        rounds = [r for r in presenters.round_rows(data) if r["round"] == round]
+    boards = divisions.round_boards(division_id=pk, round=round_no)
+    rounds = [r for r in presenters.round_rows(data, boards, only=round_no) if r["round"] == round_no]
     if not rounds:
         raise Http404(_("Diese Runde gibt es nicht."))
     context = {"division": data.division, "season": data.division.season, "round": rounds[0]}
@@ -93,11 +91,12 @@ def division_trf(request: HttpRequest, pk: int) -> HttpResponse:
     return exports.trf_response(_division(pk, players=True))
 
 
-def division_xml(request: HttpRequest, pk: int, part: int | None = None) -> HttpResponse:
+def division_xml(request: HttpRequest, pk: int) -> HttpResponse:
+    """The DSB report of the division, or with ``?teil=<n>`` of its part n."""
     data = _division(pk, players=True)
     chosen = None
-    if part is not None:
-        chosen = next((p for p in data.parts if p.number == part), None)
+    if "teil" in request.GET:
+        chosen = next((p for p in data.parts if str(p.number) == request.GET["teil"]), None)
         if chosen is None:
             raise Http404(_("Diesen Teil der Staffel gibt es nicht."))
     return exports.dsb_xml_response(data, part=chosen)
