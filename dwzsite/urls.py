@@ -23,6 +23,8 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The leagues before ratings: ratings' URLs end in a catch-all JSON 404 for /api/.
+    path("", include("leagues.api.urls")),
     path("", include("leagues.urls")),
     path("", include("ratings.urls")),
 ]

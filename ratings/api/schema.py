@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.utils.module_loading import import_string
+
 from ratings.enums import Edition, EvaluationStatus
 
 OPENAPI_VERSION = "3.1.0"
@@ -182,7 +185,15 @@ def _path_parameter(name: str, description: str, schema: dict[str, Any]) -> dict
 
 
 def openapi() -> dict[str, Any]:
-    """The OpenAPI document (plain data, JSON-serialisable)."""
+    """The OpenAPI document (plain data, JSON-serialisable), with what ``API_SCHEMA_EXTENSIONS`` add (other
+    apps' paths and schemas: named in the setting, so ratings imports none of them)."""
+    document = _document()
+    for name in settings.API_SCHEMA_EXTENSIONS:
+        import_string(name)(document)
+    return document
+
+
+def _document() -> dict[str, Any]:
     return {
         "openapi": OPENAPI_VERSION,
         "info": {
@@ -221,5 +232,5 @@ def openapi() -> dict[str, Any]:
                 [_path_parameter("id", "the tournament number", {"type": "integer"})],
             ),
         },
-        "components": {"schemas": SCHEMAS},
+        "components": {"schemas": dict(SCHEMAS)},
     }

@@ -42,7 +42,7 @@ def test_openapi_document_is_valid(document):
     validator = pytest.importorskip("openapi_spec_validator")
     validator.validate(document)
     assert document["openapi"].startswith("3.")
-    assert set(document["paths"]) == {
+    assert set(document["paths"]) >= {  # and what API_SCHEMA_EXTENSIONS add (the leagues' divisions)
         "/api/players/{key}",
         "/api/clubs/{zps}/players",
         "/api/tournaments/{id}",

@@ -5,6 +5,7 @@ import json
 import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from ratings.enums import AdjustmentKind
@@ -151,8 +152,8 @@ def test_unknown_player_is_a_friendly_404(client, db):
 def test_query_count(client, populate, django_assert_num_queries, item_count):
     central = populate(item_count)["central"]
     # player, memberships (+club, organisation), the history's evaluations (summaries), adjustments, the
-    # page's evaluations, running recalculation
-    with django_assert_num_queries(6):
+    # page's evaluations, running recalculation; one more per panel of RATINGS_PLAYER_CARD_PANELS
+    with django_assert_num_queries(6 + len(settings.RATINGS_PLAYER_CARD_PANELS)):
         response = client.get(url(central))
     assert len(response.context["history"]) == item_count + 2  # start value, club tournament, blitz
 
@@ -162,7 +163,7 @@ def test_long_history_by_pages_latest_first(client, populate, monkeypatch, djang
     pages; the chart keeps every point."""
     monkeypatch.setattr("ratings.selectors.players.CARD_PAGE_ROWS", 2)
     central = populate(3)["central"]  # start value (adjustment), club tournament, Blitz 0–2
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(6 + len(settings.RATINGS_PLAYER_CARD_PANELS)):
         response = client.get(url(central))
     rows = response.context["history"]
     assert [(r.number, r.evaluation.tournament.name) for r in rows] == [(3, "Blitz 1"), (4, "Blitz 2")]

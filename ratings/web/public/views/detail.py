@@ -5,8 +5,10 @@ Plain views without login. Reads go through ``ratings.selectors``; nothing here 
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from ratings.selectors import players, tournaments
@@ -17,6 +19,14 @@ from ratings.web.public.presenters import evaluation_rows, standings_context
 # Above this many players a tournament's page leaves the games (progress table, scoresheets: three quarters
 # of a 300-player Swiss's 1 MB) to a request of their own (``tournament_games``).
 LAZY_GAMES_FROM = 60
+
+
+def card_panels(request: HttpRequest, *, player) -> list[dict]:
+    """The panels other apps add to the card: ``RATINGS_PLAYER_CARD_PANELS`` names functions
+    ``(request, *, player) -> dict | None`` (a dict with its ``template``), resolved here at runtime so that
+    ``ratings`` imports none of them (e.g. the leagues' board record)."""
+    found = (import_string(name)(request, player=player) for name in settings.RATINGS_PLAYER_CARD_PANELS)
+    return [panel for panel in found if panel]
 
 
 def player_detail(request: HttpRequest, key: str) -> HttpResponse:
@@ -39,6 +49,7 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
         "chart_data": card.chart,
         "recalculation_job": recalculation_job(player=player),
         "officer_panel": officer_panel(request, player=player),
+        "card_panels": card_panels(request, player=player),
     }
     return render(request, "ratings/public/player_detail.html", context)
 
