@@ -52,6 +52,7 @@ _M34 = (1 << 34) - 1
 _E_UNITS = 24
 _E_SCALE: int = 2**_E_UNITS
 _E_OFFSET: int = 2 ** (_E_UNITS - 1)
+_E_HALF = _E_UNITS - 1  # n << _E_HALF: n halves in units of 2**-24
 _LAST = 2 * _H
 _F_SHIFT = (32, 52, 72)  # f at R - 1, R, R + 1
 _E_SHIFT = (92, 126, 160)  # e sums at R - 1, R, R + 1
@@ -91,12 +92,19 @@ assert P_LIST[0] == 0 and P_LIST[_LAST] == 1000 and P_UNROUNDED[0] == 0.0 and P_
 def packed_sum(rating: int, opponents: list[int]) -> int:
     """The packed-table sum at ``rating`` (both in LOW..HIGH); ``rounded_at`` reads f(rating) from it."""
     table, r = PACKED, rating + _H
-    return sum([table[r - o] for o in opponents])
+    total = 0
+    for o in opponents:  # a plain loop: cheaper than sum() over a list comprehension on Python 3.11
+        total += table[r - o]
+    return total
+
+
+# f(R) of a packed sum at R: (packed >> F_SHIFT) & F_MASK.
+F_SHIFT, F_MASK = _F_SHIFT[1], _M20
 
 
 def rounded_at(packed: int) -> int:
     """f(R) in thousandths from ``packed_sum(R, ...)`` (We with per-game rounded p)."""
-    return (packed >> _F_SHIFT[1]) & _M20
+    return (packed >> F_SHIFT) & F_MASK
 
 
 _M24 = (1 << _E_UNITS) - 1
@@ -122,7 +130,10 @@ def unrounded_at(packed: int, n: int) -> int | None:
 def _f(r: int, opps: list[int]) -> int:
     """f(R) in thousandths, with R given as R + _H."""
     p = P_LIST
-    return sum([p[r - o] for o in opps])
+    total = 0
+    for o in opps:
+        total += p[r - o]
+    return total
 
 
 def _s(r: int, opps: list[int]) -> float:
@@ -156,7 +167,12 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
         packed = None
     else:
         r = hint + _H
-    t = sum([table[r - o] for o in opponents]) if packed is None else packed
+    if packed is None:
+        t = 0
+        for o in opponents:
+            t += table[r - o]
+    else:
+        t = packed
     n = len(opponents)
     # f(a) = 0 < W and f(b) = 1000 n >= W for any opponents in range (the margin exceeds the saturation).
     a, fa, b, fb = _A, 0, _B, 1000 * n
@@ -190,7 +206,17 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
         elif nxt <= a or nxt >= b:
             nxt = min(max(a + (w - fa) * (b - a) // (fb - fa), a + 1), b - 1)
         r = nxt
-        t = sum([table[r - o] for o in opponents])
+        t = 0
+        for o in opponents:
+            t += table[r - o]
+    # The common case of ``_tie_by_sums`` inline (a call with ten arguments costs as much as a pass): W is
+    # nearer to one side and the packed unrounded sum there is clearly on its side of W.
+    d_below, d_at, margin = w - fa, fb - w, n + 16
+    if d_below < d_at:
+        if ta is not None and (-d_below << _E_UNITS) + ((ta >> sa) & _M34) - (n << _E_HALF) < -margin:
+            return a - _H
+    elif d_at < d_below and tb is not None and (d_at << _E_UNITS) + ((tb >> sb) & _M34) - (n << _E_HALF) > margin:
+        return b - _H
     decided = _tie_by_sums(a, fa, ta, sa, b, fb, tb, sb, opponents, w)
     if decided is not None:
         return decided - _H
