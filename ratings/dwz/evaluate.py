@@ -409,9 +409,9 @@ def _rated_results(f: _Field, state: _State, rated: Iterable[int]) -> dict[int, 
             expected = unrounded_expected_sum(r0, opponents) if got is None else got
         else:
             expected = (packed >> F_SHIFT) & F_MASK  # search.rounded_at, inline
-        age = ages.get(p.birth_year)
+        age = ages.get(birth := p.birth_year)
         if age is None:
-            age = ages[p.birth_year] = age_class(None if p.birth_year is None else year - p.birth_year, common)
+            age = ages[birth] = age_class(None if birth is None else year - birth, common)
         coefficient, dwz_new = _follow_up(edition, cache, r0, age, index_used, n, points, expected)
         out[i] = PlayerResult(
             p.id, _RATED, r0, index_old, n, points, expected, coefficient, rhu_div(sum(opponents), n),

@@ -52,7 +52,6 @@ _M34 = (1 << 34) - 1
 _E_UNITS = 24
 _E_SCALE: int = 2**_E_UNITS
 _E_OFFSET: int = 2 ** (_E_UNITS - 1)
-_E_HALF = _E_UNITS - 1  # n << _E_HALF: n halves in units of 2**-24
 _LAST = 2 * _H
 _F_SHIFT = (32, 52, 72)  # f at R - 1, R, R + 1
 _E_SHIFT = (92, 126, 160)  # e sums at R - 1, R, R + 1
@@ -162,17 +161,12 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
     no bracket object: this runs for every rated player with five games or more.
     """
     table = PACKED
+    t = packed
     if hint is None or not LOW <= hint <= HIGH:
         r = min(max(_estimate(opponents, w), _A + 1), _B - 1)
-        packed = None
+        t = None
     else:
         r = hint + _H
-    if packed is None:
-        t = 0
-        for o in opponents:
-            t += table[r - o]
-    else:
-        t = packed
     n = len(opponents)
     # f(a) = 0 < W and f(b) = 1000 n >= W for any opponents in range (the margin exceeds the saturation).
     a, fa, b, fb = _A, 0, _B, 1000 * n
@@ -181,6 +175,10 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
     sa = sb = 0
     steps = 0
     while True:
+        if t is None:
+            t = 0
+            for o in opponents:  # a plain loop: cheaper than sum() over a list comprehension on Python 3.11
+                t += table[r - o]
         f0 = (t >> 52) & _M20
         if f0 >= w:
             fm = (t >> 32) & _M20
@@ -205,18 +203,7 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
             nxt = (a + b) >> 1
         elif nxt <= a or nxt >= b:
             nxt = min(max(a + (w - fa) * (b - a) // (fb - fa), a + 1), b - 1)
-        r = nxt
-        t = 0
-        for o in opponents:
-            t += table[r - o]
-    # The common case of ``_tie_by_sums`` inline (a call with ten arguments costs as much as a pass): W is
-    # nearer to one side and the packed unrounded sum there is clearly on its side of W.
-    d_below, d_at, margin = w - fa, fb - w, n + 16
-    if d_below < d_at:
-        if ta is not None and (-d_below << _E_UNITS) + ((ta >> sa) & _M34) - (n << _E_HALF) < -margin:
-            return a - _H
-    elif d_at < d_below and tb is not None and (d_at << _E_UNITS) + ((tb >> sb) & _M34) - (n << _E_HALF) > margin:
-        return b - _H
+        r, t = nxt, None
     decided = _tie_by_sums(a, fa, ta, sa, b, fb, tb, sb, opponents, w)
     if decided is not None:
         return decided - _H
