@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from .editions import COMMON
 from .expectation import expected_score, expected_sum, rating_difference_for, unrounded_sum, win_probability
+from .rounding import clamp
 
 # p(D) (thousandths) and the unrounded P(D) for D = -_H.._H, read at index D + _H.
 _H = 10_600
@@ -163,7 +164,7 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
     table = PACKED
     t = packed
     if hint is None or not LOW <= hint <= HIGH:
-        r = min(max(_estimate(opponents, w), _A + 1), _B - 1)
+        r = clamp(_estimate(opponents, w), _A + 1, _B - 1)
         t = None
     else:
         r = hint + _H
@@ -202,7 +203,7 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
         if steps > _NEWTON_STEPS:
             nxt = (a + b) >> 1
         elif nxt <= a or nxt >= b:
-            nxt = min(max(a + (w - fa) * (b - a) // (fb - fa), a + 1), b - 1)
+            nxt = clamp(a + (w - fa) * (b - a) // (fb - fa), a + 1, b - 1)
         r, t = nxt, None
     decided = _tie_by_sums(a, fa, ta, sa, b, fb, tb, sb, opponents, w)
     if decided is not None:
