@@ -1,8 +1,9 @@
 """Benchmark of the DWZ engine (not a test): ``.venv/bin/python bench/engine.py [--tournaments N]``.
 
 Generates seeded random tournaments (6-60 players; round robin up to 16 players, Swiss above) and prints JSON
-lines with CPU times (``time.process_time``, which a busy machine disturbs less than wall time) and
-player-evaluations per CPU second, for two comparisons with elochess 0.5.0's DWZ update
+lines (the first and the last with the load average, ``reference_seconds`` and the commit) with CPU times
+(``time.process_time``, which a busy machine disturbs less than wall time) and player-evaluations per CPU
+second, for two comparisons with elochess 0.5.0's DWZ update
 (``DwzCalculator.update_rating``: the classic formula only, no performance, level or first ratings):
 
 * ``"variant": "fair"``: like for like. Every player rated (DWZ and index), end dates before 2016-08-01
@@ -31,6 +32,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from federation import commit, load_average, reference_seconds
 
 from ratings.dwz import GameInput, PlayerInput, RestpartieValue, TournamentInput, evaluate
 
@@ -211,10 +215,17 @@ def main() -> None:
         profiler.runcall(lambda: [evaluate(t) for t in tournaments])
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         return
+    _host("start")
     if args.variant in ("fair", "both"):
         fair(args)
     if args.variant in ("full", "both"):
         full(args)
+    _host("end")
+
+
+def _host(event: str) -> None:
+    """The host's figures around the runs (as in ``bench/federation.py``): its speed and load, the commit."""
+    _emit(event=event, load=load_average(), reference_seconds=reference_seconds(), commit=commit())
 
 
 def fair(args: argparse.Namespace) -> None:

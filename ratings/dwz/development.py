@@ -107,4 +107,5 @@ def wo2026_k(
 def wo2026_rating(r0: int, k_scaled: int, points: int, expected: int, params: Wo2026Parameters) -> int:
     """Rn = max(1100, rhu(R0 + K (W - We))) with K scaled by 10**k_decimals and W, We in thousandths."""
     den = 1000 * 10**params.k_decimals
-    return max(params.floor, rhu_div(r0 * den + k_scaled * (points - expected), den))
+    rn = rhu_div(r0 * den + k_scaled * (points - expected), den)
+    return rn if rn > params.floor else params.floor  # max() is slow on 3.11: this runs for every player

@@ -23,6 +23,13 @@ def rhu_div(numerator: int, denominator: int) -> int:
     return -((-2 * numerator + denominator) // (2 * denominator))
 
 
+def clamp(value: int, low: int, high: int) -> int:
+    """min(max(value, low), high) for ``low <= high``; the two builtins cost several times this on 3.11."""
+    if value < low:
+        return low
+    return high if value > high else value
+
+
 def _as_fraction(value: Exact) -> Fraction:
     # Fraction(float) is exact: the binary value is kept, so no second rounding sneaks in here.
     return value if isinstance(value, Fraction) else Fraction(value)

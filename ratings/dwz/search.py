@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from .editions import COMMON
 from .expectation import expected_score, expected_sum, rating_difference_for, unrounded_sum, win_probability
+from .rounding import clamp
 
 # p(D) (thousandths) and the unrounded P(D) for D = -_H.._H, read at index D + _H.
 _H = 10_600
@@ -91,12 +92,19 @@ assert P_LIST[0] == 0 and P_LIST[_LAST] == 1000 and P_UNROUNDED[0] == 0.0 and P_
 def packed_sum(rating: int, opponents: list[int]) -> int:
     """The packed-table sum at ``rating`` (both in LOW..HIGH); ``rounded_at`` reads f(rating) from it."""
     table, r = PACKED, rating + _H
-    return sum([table[r - o] for o in opponents])
+    total = 0
+    for o in opponents:  # a plain loop: cheaper than sum() over a list comprehension on Python 3.11
+        total += table[r - o]
+    return total
+
+
+# f(R) of a packed sum at R: (packed >> F_SHIFT) & F_MASK.
+F_SHIFT, F_MASK = _F_SHIFT[1], _M20
 
 
 def rounded_at(packed: int) -> int:
     """f(R) in thousandths from ``packed_sum(R, ...)`` (We with per-game rounded p)."""
-    return (packed >> _F_SHIFT[1]) & _M20
+    return (packed >> F_SHIFT) & F_MASK
 
 
 _M24 = (1 << _E_UNITS) - 1
@@ -122,7 +130,10 @@ def unrounded_at(packed: int, n: int) -> int | None:
 def _f(r: int, opps: list[int]) -> int:
     """f(R) in thousandths, with R given as R + _H."""
     p = P_LIST
-    return sum([p[r - o] for o in opps])
+    total = 0
+    for o in opps:
+        total += p[r - o]
+    return total
 
 
 def _s(r: int, opps: list[int]) -> float:
@@ -151,12 +162,12 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
     no bracket object: this runs for every rated player with five games or more.
     """
     table = PACKED
+    t = packed
     if hint is None or not LOW <= hint <= HIGH:
-        r = min(max(_estimate(opponents, w), _A + 1), _B - 1)
-        packed = None
+        r = clamp(_estimate(opponents, w), _A + 1, _B - 1)
+        t = None
     else:
         r = hint + _H
-    t = sum([table[r - o] for o in opponents]) if packed is None else packed
     n = len(opponents)
     # f(a) = 0 < W and f(b) = 1000 n >= W for any opponents in range (the margin exceeds the saturation).
     a, fa, b, fb = _A, 0, _B, 1000 * n
@@ -165,6 +176,10 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
     sa = sb = 0
     steps = 0
     while True:
+        if t is None:
+            t = 0
+            for o in opponents:  # a plain loop: cheaper than sum() over a list comprehension on Python 3.11
+                t += table[r - o]
         f0 = (t >> 52) & _M20
         if f0 >= w:
             fm = (t >> 32) & _M20
@@ -188,9 +203,8 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
         if steps > _NEWTON_STEPS:
             nxt = (a + b) >> 1
         elif nxt <= a or nxt >= b:
-            nxt = min(max(a + (w - fa) * (b - a) // (fb - fa), a + 1), b - 1)
-        r = nxt
-        t = sum([table[r - o] for o in opponents])
+            nxt = clamp(a + (w - fa) * (b - a) // (fb - fa), a + 1, b - 1)
+        r, t = nxt, None
     decided = _tie_by_sums(a, fa, ta, sa, b, fb, tb, sb, opponents, w)
     if decided is not None:
         return decided - _H

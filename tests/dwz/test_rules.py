@@ -15,6 +15,7 @@ from ratings.dwz.development import AgeClass, age_class, classic_e, classic_rati
 from ratings.dwz.editions import CLASSIC, COMMON, WO2026
 from ratings.dwz.first_rating import map_first_rating, qualifies, restpartie_valid
 from ratings.dwz.performance import level, performance
+from ratings.dwz.rounding import clamp
 from ratings.dwz.search import solve
 from ratings.dwz.types import RestpartieValue
 
@@ -52,6 +53,14 @@ def test_rhu_types():
     assert rhu_decimal(Fraction(25667, 1000), 1) == Decimal("25.7")
     assert str(rhu_decimal(80, 1)) == "80.0"
     assert rhu_decimal(Decimal("0.0005"), 3) == Decimal("0.001")
+
+
+def test_clamp_is_min_of_max():
+    """``clamp`` replaces min(max(value, low), high) in the per-player code: equal for every low <= high."""
+    for low in range(-3, 4):
+        for high in range(low, 5):
+            for value in range(-6, 8):
+                assert clamp(value, low, high) == min(max(value, low), high), (value, low, high)
 
 
 # --- expected score ---------------------------------------------------------------------------------
