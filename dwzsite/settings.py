@@ -224,6 +224,10 @@ API_WINDOW = env_int("DWZ_API_WINDOW_SECONDS", 60)
 # functions ``(document) -> None`` adding paths and schemas to the API's OpenAPI document.
 RATINGS_PLAYER_CARD_PANELS = ["leagues.web.public.panels.board_record"]
 API_SCHEMA_EXTENSIONS = ["leagues.api.schema.extend"]
+# Conditions ``() -> Q`` on Tournament for tournaments that are still being played although their stored end
+# date (the day of the last game so far) has passed: a league division whose season goes on. The officer's
+# WO 6.2 lists (not evaluated, not submitted) leave them out until they are complete.
+RATINGS_RUNNING_TOURNAMENTS = ["leagues.selectors.running.running_division_tournaments"]
 # The counts must be shared by every gunicorn worker: a database table (``manage.py createcachetable``).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

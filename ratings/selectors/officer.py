@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.utils.module_loading import import_string
 
 from ratings.models import Club, Evaluation, Game, OfficerScope, Player, Tournament, TournamentDraft
 
@@ -15,6 +17,15 @@ def dashboard_tournaments(*, manageable: QuerySet[Tournament], limit: int = 100)
     return manageable.annotate(
         has_draft=Exists(TournamentDraft.objects.filter(tournament=OuterRef("pk")))
     ).order_by("-end_date", "-pk")[:limit]
+
+
+def still_running() -> Q:
+    """Tournaments still being played though their end date has passed (a league division whose season goes
+    on), from the apps that keep such tournaments (``settings.RATINGS_RUNNING_TOURNAMENTS``)."""
+    condition = Q(pk__in=[])
+    for path in getattr(settings, "RATINGS_RUNNING_TOURNAMENTS", ()):
+        condition |= import_string(path)()
+    return condition
 
 
 def overdue_tournaments(
@@ -30,6 +41,7 @@ def overdue_tournaments(
             evaluated=Exists(Evaluation.objects.filter(tournament=OuterRef("pk"))),
         )
         .filter(Q(has_draft=True) | Q(rated=True, evaluated=False))
+        .exclude(still_running())
         .order_by("end_date", "pk")[:limit]
     )
 

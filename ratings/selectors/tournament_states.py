@@ -30,6 +30,7 @@ from ratings.models import (
 )
 
 from .dsb_xml_export import build_report, load_rows, report_snapshot, snapshot_digest
+from .officer import still_running
 from .official_stored import latest_verdicts
 
 ANNOUNCED = "announced"
@@ -252,6 +253,7 @@ def unsubmitted_tournaments(
     return (
         manageable.filter(end_date__lt=today, end_date__gte=since)
         .exclude(Exists(TournamentSubmission.objects.filter(tournament=OuterRef("pk"))))
+        .exclude(still_running())
         .order_by("end_date", "pk")[:limit]
     )
 
