@@ -17,6 +17,9 @@ class AuditAction(models.TextChoices):
     RESTORE = "restore", _("wiederhergestellt")
     ANNOUNCE = "announce", _("angemeldet")
     SUBMIT = "submit", _("eingereicht")
+    # The Abgleich with a DSB list dated after the submission (issue 28 §3): the state it gives.
+    CONFIRM = "confirm", _("vom DSB bestätigt")
+    DEVIATE = "deviate", _("weicht vom DSB ab")
 
 
 class AuditObjectType(models.TextChoices):

@@ -26,13 +26,20 @@ from ratings.models import (
     OfficialDifference,
     OfficialRating,
     OfficialVerdict,
+    VerdictState,
 )
+from ratings.models.audit import AuditAction, AuditObjectType
+from ratings.selectors.officer import tournament_names
 from ratings.selectors.official_comparison import (
     Cause,
     Difference,
     compare_official,
     tournament_agreement,
 )
+from ratings.selectors.official_stored import latest_verdicts
+from ratings.selectors.tournament_states import latest_submissions
+
+from . import audit
 
 BATCH = 1000
 
@@ -67,6 +74,44 @@ def _reached(as_of: datetime.date | None) -> list[int]:
         .values_list("tournament_id", flat=True)
         .distinct()
     )
+
+
+_STATE_ACTIONS = {VerdictState.CONFIRMED: AuditAction.CONFIRM, VerdictState.DIFFERS: AuditAction.DEVIATE}
+
+
+def _record_state_changes(
+    *, list_import: ListImport, rows: list[OfficialVerdict], before: dict[int, OfficialVerdict]
+) -> None:
+    """An audit row for each submitted tournament this list moves to "bestätigt" or "abweichend": a list
+    dated on or after its submission whose verdict differs from the one before (the states of
+    ``selectors.tournament_states``). Tournaments never submitted keep no such row: they have no state to
+    confirm."""
+    submitted = latest_submissions(tournament_ids=[row.tournament_id for row in rows])
+    names = tournament_names(pks=list(submitted))
+    as_of = list_import.as_of
+    for row in rows:
+        submission = submitted.get(row.tournament_id)
+        action = _STATE_ACTIONS.get(VerdictState(row.state))
+        if action is None or submission is None or as_of is None:
+            continue
+        if as_of < timezone.localdate(submission.submitted_at):
+            continue
+        previous = before.get(row.tournament_id)
+        if previous is not None and previous.state == row.state:
+            continue
+        audit.record(
+            user=None,
+            action=action,
+            object_type=AuditObjectType.TOURNAMENT,
+            object_id=row.tournament_id,
+            object_repr=names.get(row.tournament_id, str(row.tournament_id)),
+            tournament_ref=row.tournament_id,
+            changes={
+                "list": list_import.file_name,
+                "as_of": as_of.isoformat(),
+                "differences": len(row.differences),
+            },
+        )
 
 
 def official_comparison_store(*, list_import: ListImport) -> dict[str, Any]:
@@ -104,10 +149,12 @@ def official_comparison_store(*, list_import: ListImport) -> dict[str, Any]:
         for tid, v in verdicts.items()
     ]
     with transaction.atomic():
+        before = latest_verdicts(tournament_ids=verdicts)
         OfficialDifference.objects.filter(list_import=list_import).delete()
         OfficialVerdict.objects.filter(list_import=list_import).delete()
         OfficialDifference.objects.bulk_create(differences, batch_size=BATCH)
         OfficialVerdict.objects.bulk_create(rows, batch_size=BATCH)
+        _record_state_changes(list_import=list_import, rows=rows, before=before)
     states = Counter(str(v.state) for v in verdicts.values())
     return {
         "compared": comparison.compared,

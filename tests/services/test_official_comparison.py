@@ -8,19 +8,24 @@ import dataclasses
 import datetime
 import io
 import random
+import uuid
 
 import pytest
 from django.core.management import call_command
 
 from ratings.models import (
+    AuditEvent,
     DifferenceCause,
     ListImport,
     ListImportStatus,
     OfficialDifference,
     OfficialVerdict,
     Player,
+    Tournament,
+    TournamentSubmission,
     VerdictState,
 )
+from ratings.models.audit import AuditAction
 from ratings.services.dsb_list import list_import_run
 from ratings.services.official_comparison import abgleich_line, official_comparison_store
 from tests.builders import round_robin, save_tournament
@@ -164,3 +169,24 @@ def test_the_commands_dry_run_records_nothing(tmp_path):
     call_command("import_dsb_list", str(path), "--dry-run", stdout=out)
     assert "Abgleich" not in out.getvalue()
     assert not ListImport.objects.exists()
+
+
+def test_a_submitted_tournament_judged_by_a_later_list_gets_an_audit_row_once():
+    """§2: "Audit trail entries for each state change" — the Abgleich moves a tournament submitted before the
+    list's date to "bestätigt" or "abweichend"; storing the same verdicts again records nothing more, and a
+    tournament never submitted has no state to change."""
+    planted = plant()
+    confirmed, differs = (Tournament.objects.get(name=name) for name in ("T00", "T12"))
+    for t in (confirmed, differs):
+        TournamentSubmission.objects.create(tournament=t, file_uuid=uuid.uuid4(), digest="0" * 64)
+    day_before = datetime.datetime.combine(
+        planted.list_import.as_of - datetime.timedelta(days=1), datetime.time(12), tzinfo=datetime.UTC
+    )
+    TournamentSubmission.objects.update(submitted_at=day_before)
+    store(planted)
+    rows = {
+        (e.tournament_ref, e.action) for e in AuditEvent.objects.filter(action__in=["confirm", "deviate"])
+    }
+    assert rows == {(confirmed.pk, AuditAction.CONFIRM), (differs.pk, AuditAction.DEVIATE)}
+    official_comparison_store(list_import=planted.list_import)
+    assert AuditEvent.objects.filter(action__in=["confirm", "deviate"]).count() == 2
