@@ -228,6 +228,9 @@ API_SCHEMA_EXTENSIONS = ["leagues.api.schema.extend"]
 # date (the day of the last game so far) has passed: a league division whose season goes on. The officer's
 # WO 6.2 lists (not evaluated, not submitted) leave them out until they are complete.
 RATINGS_RUNNING_TOURNAMENTS = ["leagues.selectors.running.running_division_tournaments"]
+# Conditions ``() -> Q`` for tournaments another app keeps (a division's, from its match reports): the
+# officer's pages refuse to change them.
+RATINGS_KEPT_TOURNAMENTS = ["leagues.selectors.running.league_tournaments"]
 # The counts must be shared by every gunicorn worker: a database table (``manage.py createcachetable``).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

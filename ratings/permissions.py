@@ -33,6 +33,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext
 
 from ratings.models.federation import Club, Organisation
@@ -146,7 +147,33 @@ def get_tournament_for_user(request: HttpRequest, pk: int) -> Tournament:
     if not can_manage_tournament(request.user, tournament):
         raise PermissionDenied
     check_correction_window(request.user, tournament)
+    check_kept_elsewhere(tournament)
     return tournament
+
+
+class KeptElsewhere(PermissionDenied):
+    """A write on an officer's page to a tournament that another app keeps (a league division's DWZ
+    tournament, kept from the approved match reports): 403 with the text saying where it is changed."""
+
+
+def check_kept_elsewhere(tournament: Tournament) -> None:
+    """Raise ``KeptElsewhere`` if an app keeps ``tournament`` (``settings.RATINGS_KEPT_TOURNAMENTS``: dotted
+    names of ``() -> Q`` conditions, so ``ratings`` imports none of them): its next sync would overwrite what
+    an officer changed here. One query, none without such an app."""
+    paths = getattr(settings, "RATINGS_KEPT_TOURNAMENTS", ())
+    if not paths:
+        return
+    condition = Q(pk__in=[])
+    for path in paths:
+        condition |= import_string(path)()
+    if Tournament.objects.filter(condition, pk=tournament.pk).exists():
+        raise KeptElsewhere(
+            gettext(
+                "Dieses Turnier ist die DWZ-Auswertung einer Mannschaftsstaffel und wird aus ihren "
+                "Spielberichten geführt: Ergebnisse ändert der Staffelleiter, ausgewertet wird auf der Seite "
+                "der Staffel."
+            )
+        )
 
 
 # --- WO 6.2 windows --------------------------------------------------------------------------------------

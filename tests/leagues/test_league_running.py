@@ -4,6 +4,7 @@ tournament of a division with a match not yet approved (``settings.RATINGS_RUNNI
 import datetime
 
 import pytest
+from django.urls import reverse
 
 from leagues.models import DivisionPart
 from leagues.selectors.running import running_division_tournaments
@@ -40,3 +41,18 @@ def test_a_running_division_is_neither_overdue_nor_unsubmitted_until_its_last_ma
     assert list(unsubmitted_tournaments(manageable=everything, today=later, since=tournament.end_date)) == [
         tournament
     ]
+
+
+def test_the_officer_pages_refuse_to_change_a_division_tournament(admin_client):
+    """The division's DWZ tournament is kept from the approved match reports: a change on the officer's pages
+    would be overwritten by the next approval, so they answer 403 and say where it is changed; the public page
+    and the DSB export page stay open."""
+    league = small_league(boards=4)
+    _approve(league, league["match1"])
+    tournament = DivisionPart.objects.get(division=league["division"], number=1).tournament
+    for name in ("tournament-edit", "tournament-results", "tournament-participants", "tournament-delete"):
+        response = admin_client.get(reverse(f"ratings:{name}", args=[tournament.pk]))
+        assert response.status_code == 403, name
+        assert "Mannschaftsstaffel" in response.content.decode()
+    assert admin_client.get(reverse("ratings:tournament-detail", args=[tournament.pk])).status_code == 200
+    assert admin_client.get(reverse("ratings:tournament-dsb-export", args=[tournament.pk])).status_code == 200
