@@ -78,7 +78,11 @@ def test_league_report_resaved_unchanged_keeps_the_rated_game(client, league):
     client.force_login(league["director"])
     assert client.post(_url(m), _as_the_form_shows_it(m)).status_code == 302
     board = Board.objects.get(match=m, number=2)
-    assert (board.result, board.rated_result, board.home_player_id) == ("-+", "0-1", league["players"][0][1].pk)
+    assert (board.result, board.rated_result, board.home_player_id) == (
+        "-+",
+        "0-1",
+        league["players"][0][1].pk,
+    )
     assert _games(tournament) == before  # still 4 games, board 2 with its real result
     assert ratings_verify() == []
     # A board changed in the report (another result) drops the kept real result, its forfeit clears the side.
