@@ -12,6 +12,7 @@ import uuid
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from leagues.core.rated import RatedGame
 from leagues.formats.division_files import (
@@ -28,24 +29,25 @@ from leagues.selectors.divisions import DivisionData
 from ratings.exports import spreadsheet_safe
 from ratings.formats import dsb_xml
 from ratings.formats.trf_export import dsb_person_id
+from ratings.selectors.dsb_xml_export import tournament_xml_uuid
 
 CSV_HEADER = (
-    "Rang",
-    "Mannschaft",
-    "Kämpfe",
-    "Siege",
-    "Remis",
-    "Niederlagen",
-    "Mannschaftspunkte",
-    "Brettpunkte",
-    "Berliner Wertung",
-    "zurückgezogen",
+    gettext_lazy("Rang"),
+    gettext_lazy("Mannschaft"),
+    gettext_lazy("Kämpfe"),
+    gettext_lazy("Siege"),
+    gettext_lazy("Remis"),
+    gettext_lazy("Niederlagen"),
+    gettext_lazy("Mannschaftspunkte"),
+    gettext_lazy("Brettpunkte"),
+    gettext_lazy("Berliner Wertung"),
+    gettext_lazy("zurückgezogen"),
 )
 
 
 def table_csv_rows(data: DivisionData) -> list[list[object]]:
     """The header and one row per team in the table's order; board points with a decimal comma."""
-    rows: list[list[object]] = [list(CSV_HEADER)]
+    rows: list[list[object]] = [[str(h) for h in CSV_HEADER]]
     for row in data.table:
         team = data.teams_by_id[row.team]
         rows.append(
@@ -59,7 +61,7 @@ def table_csv_rows(data: DivisionData) -> list[list[object]]:
                 row.match_points,
                 _decimal(row.board_points),
                 _decimal(row.berlin),
-                "ja" if row.withdrawn else "",
+                _("ja") if row.withdrawn else "",
             ]
         )
     return rows
@@ -150,7 +152,13 @@ def dsb_xml_of(data: DivisionData, *, part: DivisionPart | None = None) -> bytes
     teams = _teams(data)
     d = data.division
     key = f"league-division:{d.pk}" + (f":part:{part.number}" if part is not None else "")
-    tournament = part.tournament if part is not None else None
+    only = data.parts[0] if part is None and len(data.parts) == 1 else part  # a division of one part is it
+    tournament = only.tournament if only is not None else None
+    # One tournament, one tournamentUUID: the officer's export's (stored at its first export) once the
+    # part has its DWZ tournament; before, the one derived from the division (and part).
+    tournament_uuid = (
+        tournament_xml_uuid(tournament) if tournament is not None else dsb_xml.tournament_uuid(key, "")
+    )
     organisation = d.season.organisation
     header = dsb_xml.Header(
         creation_date=timezone.now(),
@@ -160,7 +168,7 @@ def dsb_xml_of(data: DivisionData, *, part: DivisionPart | None = None) -> bytes
     )
     report = dsb_report(
         header=header, head=_head(data, games, part),
-        tournament_uuid=dsb_xml.tournament_uuid(key, (tournament.code or "") if tournament else ""),
+        tournament_uuid=tournament_uuid,
         teams=teams, players=_players(data), games=games,
         numbers=start_numbers(data.core_matches, teams, games),
         team_of=team_of_players(data.core_matches, teams),

@@ -39,7 +39,8 @@ class ReportForm:
     match: Match
     home_choices: list[Choice]
     away_choices: list[Choice]
-    rows: list[dict]  # number, home, away, result (stored or proposed)
+    # number, home, away, result (stored or proposed), rated (the real result the director kept)
+    rows: list[dict]
 
 
 def report_form(*, match: Match) -> ReportForm:
@@ -57,6 +58,7 @@ def report_form(*, match: Match) -> ReportForm:
                 "home": b.home_player_id if b else (home_default[n - 1] if n <= len(home_default) else None),
                 "away": b.away_player_id if b else (away_default[n - 1] if n <= len(away_default) else None),
                 "result": b.result if b else "",
+                "rated": b.rated_result if b else "",
             }
         )
     return ReportForm(match, home, away, rows)

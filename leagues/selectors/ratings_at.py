@@ -18,7 +18,7 @@ def dwz_at(*, player_ids: Iterable[int], on: datetime.date) -> dict[int, tuple[i
     found: dict[int, tuple[datetime.date | None, int | None, int | None]] = {}
     rows = (
         Evaluation.objects.filter(player_id__in=ids, end_date__lte=on, dwz_new__isnull=False)
-        .order_by("end_date", F("code_suffix").asc(nulls_last=True), "tournament_id")
+        .in_evaluation_order()
         .values_list("player_id", "end_date", "dwz_new", "index_new")
     )
     for pk, end, dwz, index in rows:

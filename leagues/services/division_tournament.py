@@ -26,6 +26,7 @@ from leagues.selectors.division_games import (
     parts_with_games,
 )
 from ratings.models import Game, Tournament, TournamentDraft, TournamentEntry
+from ratings.recalculation import lock_ratings
 from ratings.services.drafts import draft_publish, draft_rebase, draft_save
 from ratings.services.tournaments import (
     tournament_create,
@@ -41,6 +42,7 @@ def division_tournament_sync(*, division: Division, user=None) -> None:
     """Bring every part's DWZ tournament in line with the approved matches (called by every approval and
     every change of an approved match). A part without games loses its tournament."""
     with transaction.atomic():
+        lock_ratings()
         games = division_rated_games(division=division)
         parts = parts_with_games(division=division, games=games)
         for item in parts:
@@ -146,6 +148,7 @@ def division_evaluate(*, division: Division, user=None) -> int:
     everything after it). Returns the number of parts evaluated; without a draft nothing changes."""
     done = 0
     with transaction.atomic():
+        lock_ratings()
         division_tournament_sync(division=division, user=user)
         for part in DivisionPart.objects.filter(division=division).select_related("tournament"):
             tournament = part.tournament
@@ -181,6 +184,7 @@ def division_split(
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
+        lock_ratings()
         stored = {
             p.number: p for p in DivisionPart.objects.filter(division=division).select_related("tournament")
         }

@@ -16,8 +16,12 @@ from leagues import permissions
 from leagues.core.table import match_score
 from leagues.core.types import PLAYED_RESULTS
 from leagues.models import Board, LeagueResult, Match, MatchStatus
+from ratings.models import Player
+from ratings.recalculation import lock_ratings
 
 from .division_tournament import division_tournament_sync
+
+PK_MAX = 2**63 - 1  # the largest primary key the database stores (BigAutoField)
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,7 @@ def _validate(match: Match, boards: Sequence[BoardReport]) -> None:
         if b.result not in LeagueResult.values:
             errors.append(_("%(board)s: unbekanntes Ergebnis.") % {"board": label})
         for pk in (b.home_player, b.away_player):
-            if pk is None:
+            if pk is None or pk <= 0:
                 continue
             if pk in seen:
                 errors.append(
@@ -54,8 +58,48 @@ def _validate(match: Match, boards: Sequence[BoardReport]) -> None:
             errors.append(
                 _("%(board)s: ein leeres Brett ist kampflos, keine gespielte Partie.") % {"board": label}
             )
+    errors.extend(_unknown_players(boards))
     if errors:
         raise ValidationError(errors)
+
+
+def _unknown_players(boards: Sequence[BoardReport]) -> list[str]:
+    """One query: a message per board naming an id no player has (ids out of the database's range too)."""
+    ids = {pk for b in boards for pk in (b.home_player, b.away_player) if pk is not None}
+    valid = [pk for pk in ids if 0 < pk <= PK_MAX]
+    known = set(Player.objects.filter(pk__in=valid).values_list("pk", flat=True))
+    return [
+        _("Brett %(board)d: unbekannter Spieler") % {"board": b.number}
+        for b in boards
+        for pk in (b.home_player, b.away_player)
+        if pk is not None and pk not in known
+    ]
+
+
+def _board_row(match: Match, b: BoardReport, stored: dict[int, Board]) -> Board:
+    """The board to store: a board reported as it stands (same players, the stored sporting result) keeps
+    its rated result (the director's change of the sporting result); otherwise a forfeit clears the side
+    that did not play."""
+    old = stored.get(b.number)
+    if (
+        old is not None
+        and old.rated_result
+        and (old.home_player_id, old.away_player_id, old.result) == (b.home_player, b.away_player, b.result)
+    ):
+        return Board(
+            match=match,
+            number=b.number,
+            home_player_id=b.home_player,
+            away_player_id=b.away_player,
+            result=b.result,
+            rated_result=old.rated_result,
+        )
+    home, away = b.home_player, b.away_player
+    if b.result in (LeagueResult.HOME_WINS_FORFEIT, LeagueResult.DOUBLE_FORFEIT):
+        away = None
+    if b.result in (LeagueResult.AWAY_WINS_FORFEIT, LeagueResult.DOUBLE_FORFEIT):
+        home = None
+    return Board(match=match, number=b.number, home_player_id=home, away_player_id=away, result=b.result)
 
 
 def _store_score(match: Match) -> None:
@@ -83,22 +127,14 @@ def match_report_save(*, match: Match, boards: Sequence[BoardReport], user) -> M
         raise PermissionDenied(_("Diesen Spielbericht dürfen Sie nicht (mehr) ändern."))
     _validate(match, boards)
     with transaction.atomic():
+        lock_ratings()
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.approved_at is not None and not permissions.is_director(user, match.division):
             raise PermissionDenied(_("Der Spielbericht ist schon bestätigt."))
+        stored = {b.number: b for b in Board.objects.filter(match=locked)}
         Board.objects.filter(match=locked).delete()
-        Board.objects.bulk_create(
-            [
-                Board(
-                    match=locked,
-                    number=b.number,
-                    home_player_id=b.home_player,
-                    away_player_id=b.away_player,
-                    result=b.result,
-                )
-                for b in sorted(boards, key=lambda b: b.number)
-            ]
-        )
+        rows = [_board_row(locked, b, stored) for b in sorted(boards, key=lambda b: b.number)]
+        Board.objects.bulk_create(rows)
         locked.status = MatchStatus.PLAYED
         locked.reported_at, locked.reported_by = timezone.now(), user
         locked.save(update_fields=["status", "reported_at", "reported_by"])
@@ -113,6 +149,14 @@ def match_approve(*, match: Match, user) -> Match:
     if not permissions.is_director(user, match.division):
         raise PermissionDenied(_("Nur der Staffelleiter bestätigt Spielberichte."))
     with transaction.atomic():
+        lock_ratings()
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.approved_at is not None:
+            raise ValidationError(_("Der Spielbericht ist schon bestätigt."))
+        if locked.status == MatchStatus.SCHEDULED and locked.reported_at is None:
+            raise ValidationError(
+                _("Der Mannschaftskampf hat noch keinen Spielbericht: erst melden, dann bestätigen.")
+            )
         match.approved_at, match.approved_by = timezone.now(), user
         match.save(update_fields=["approved_at", "approved_by"])
         _store_score(match)
@@ -125,6 +169,7 @@ def match_reopen(*, match: Match, user) -> Match:
     if not permissions.is_director(user, match.division):
         raise PermissionDenied(_("Nur der Staffelleiter bestätigt Spielberichte."))
     with transaction.atomic():
+        lock_ratings()
         match.approved_at, match.approved_by = None, None
         match.save(update_fields=["approved_at", "approved_by"])
         division_tournament_sync(division=match.division, user=user)
@@ -140,6 +185,7 @@ def board_result_change(*, board: Board, result: str, rated_result: str | None =
     if result not in LeagueResult.values or (rated_result and rated_result not in LeagueResult.values):
         raise ValidationError(_("Unbekanntes Ergebnis."))
     with transaction.atomic():
+        lock_ratings()
         real = rated_result if rated_result is not None else (board.rated_result or board.result)
         board.rated_result = "" if real == result else real
         board.result = result
@@ -157,6 +203,7 @@ def match_status_set(*, match: Match, status: str, user) -> Match:
     if status not in MatchStatus.values or (status == MatchStatus.BYE) != (match.away_id is None):
         raise ValidationError(_("Unbekannter Status."))
     with transaction.atomic():
+        lock_ratings()
         match.status = status
         match.save(update_fields=["status"])
         _store_score(match)
@@ -171,6 +218,7 @@ def match_played_on_set(*, match: Match, played_on, user) -> Match:
     if not permissions.is_director(user, match.division):
         raise PermissionDenied(_("Nur der Staffelleiter entscheidet über Mannschaftskämpfe."))
     with transaction.atomic():
+        lock_ratings()
         match.played_on = None if played_on == match.scheduled_date else played_on
         match.save(update_fields=["played_on"])
         if match.approved_at is not None:

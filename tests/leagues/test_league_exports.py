@@ -112,3 +112,40 @@ def test_report_without_birth_years_is_refused_with_the_reason(client, db):
 def test_unknown_division_is_a_404(client, db):
     for name in ("leagues:division-table-csv", "leagues:division-trf", "leagues:division-xml"):
         assert client.get(reverse(name, args=[999])).status_code == 404
+
+
+def test_league_part_export_has_the_officers_tournament_uuid(client, db):
+    from leagues.services.division_tournament import division_evaluate
+    from leagues.services.matches import BoardReport, match_approve, match_report_save
+    from ratings.selectors.dsb_xml_export import dsb_report, tournament_xml_uuid
+    from tests.leagues.league_data import small_league
+
+    league = small_league(boards=4)
+    m = league["match1"]
+    home, away = league["players"]
+    boards = [BoardReport(n, home[n - 1].pk, away[n - 1].pk, "1-0") for n in range(1, 5)]
+    match_report_save(match=m, boards=boards, user=league["captain1"])
+    match_approve(match=m, user=league["director"])
+    division = league["division"]
+    part = DivisionPart.objects.select_related("tournament").get(division=division, number=1)
+    url = reverse("leagues:division-xml", args=[division.pk])
+    draft = dsb_xml.parse(client.get(url + "?teil=1").content).tournament.uuid  # the tournament is a draft
+    assert draft == tournament_xml_uuid(part.tournament)
+    division_evaluate(division=division, user=league["officer"])
+    part.tournament.refresh_from_db()
+    officer = dsb_report(tournament=part.tournament).tournament.uuid
+    public = dsb_xml.parse(client.get(url + "?teil=1").content).tournament.uuid
+    whole = dsb_xml.parse(client.get(url).content).tournament.uuid  # a division of one part is that part
+    assert public == officer == whole == draft
+
+
+def test_league_table_csv_header_in_english(client, league):
+    from django.utils import translation
+
+    from leagues.exports import table_csv_rows
+
+    with translation.override("en"):
+        header = table_csv_rows(division_data(pk=league.division.pk))[0]
+    assert header[:3] == ["Rank", "Team", "Matches"] and header[-1] == "withdrawn"
+    with translation.override("de"):
+        assert table_csv_rows(division_data(pk=league.division.pk))[0][0] == "Rang"

@@ -52,12 +52,21 @@ def parse_quick(text: str, boards: int) -> tuple[dict[int, str], list[str]]:
     return results, errors
 
 
+_ID = re.compile(r"[0-9]{1,19}")
+
+
 def _player(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
+    """A posted player id; anything but an id (or an empty choice) as -1, which names no player (the
+    service then reports the board's unknown player)."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    return int(value) if _ID.fullmatch(value) else -1
 
 
 def boards_from_post(post, boards: int) -> tuple[list[BoardReport], list[str]]:
-    """The posted report as board rows; a forfeit win clears the other side (he did not appear)."""
+    """The posted report as board rows (the service clears the side of a forfeit that did not appear,
+    unless the board is reported as it stands)."""
     quick, errors = parse_quick(post.get("quick", ""), boards)
     rows = []
     for n in range(1, boards + 1):
@@ -66,10 +75,6 @@ def boards_from_post(post, boards: int) -> tuple[list[BoardReport], list[str]]:
         if not result:
             errors.append(_("Brett %(n)s: Ergebnis fehlt.") % {"n": n})
             continue
-        if result in (LeagueResult.HOME_WINS_FORFEIT, LeagueResult.DOUBLE_FORFEIT):
-            away = None
-        if result in (LeagueResult.AWAY_WINS_FORFEIT, LeagueResult.DOUBLE_FORFEIT):
-            home = None
         rows.append(BoardReport(number=n, home_player=home, away_player=away, result=result))
     return rows, errors
 
