@@ -106,7 +106,9 @@ class DivisionForm(forms.ModelForm):
     invite_director = forms.EmailField(
         label=_("Staffelleiter einladen (E-Mail)"),
         required=False,
-        help_text=_("Legt den Benutzer an, falls nötig, und schickt ihm die E-Mail, sein Passwort zu setzen."),
+        help_text=_(
+            "Legt den Benutzer an, falls nötig, und schickt ihm die E-Mail, sein Passwort zu setzen."
+        ),
     )
     invite_rating_officer = forms.EmailField(label=_("Wertungsreferent einladen (E-Mail)"), required=False)
 
@@ -114,7 +116,16 @@ class DivisionForm(forms.ModelForm):
 @admin.register(Division)
 class DivisionAdmin(admin.ModelAdmin):
     form = DivisionForm
-    list_display = ["name", "season", "level", "boards", "rounds", "director", "rating_officer", "manage_link"]
+    list_display = [
+        "name",
+        "season",
+        "level",
+        "boards",
+        "rounds",
+        "director",
+        "rating_officer",
+        "manage_link",
+    ]
     list_select_related = ["season", "season__organisation", "director", "rating_officer"]
     list_filter = ["season", "system"]
     search_fields = ["name", "season__name", "director__username", "director__email"]

@@ -25,9 +25,7 @@ def admin_client(client):
     return client
 
 
-@pytest.mark.parametrize(
-    "model", ["season", "division", "team", "rankinglist", "match"]
-)
+@pytest.mark.parametrize("model", ["season", "division", "team", "rankinglist", "match"])
 def test_lists_search_and_filters(admin_client, league, model):
     base = f"/admin/leagues/{model}/"
     assert admin_client.get(base).status_code == 200

@@ -192,7 +192,9 @@ def role_invite_view(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Unbekannte Rolle."))
         return redirect("leagues:division-manage", pk=division.pk)
     try:
-        role_invite(role=role, target=target, email=request.POST.get("email", ""), user=request.user, request=request)
+        role_invite(
+            role=role, target=target, email=request.POST.get("email", ""), user=request.user, request=request
+        )
     except ValidationError as exc:
         for m in exc.messages:
             messages.error(request, m)
