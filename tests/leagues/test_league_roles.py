@@ -1,5 +1,5 @@
-"""Invitations for every league role (``leagues.services.roles.role_invite``): the user is made (or found by his
-e-mail) and mailed the link to set his password; each role only from inside the inviting user's scope."""
+"""Invitations for every league role (``leagues.services.roles.role_invite``): the user is made (or found by
+his e-mail) and mailed the link to set his password; each role only from inside the inviting user's scope."""
 
 import pytest
 from django.contrib.auth import get_user_model
