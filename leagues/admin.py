@@ -98,8 +98,7 @@ class DivisionPartInline(ReadOnlyInline):
     """The parts are made by the rating officer's split (``division_split``) on the division's page."""
 
     model = DivisionPart
-    fields = ["number", "from_date", "from_round", "tournament"]
-    readonly_fields = fields
+    fields = readonly_fields = ("number", "from_date", "from_round", "tournament")
 
 
 class DivisionForm(forms.ModelForm):
@@ -222,8 +221,15 @@ class RankingListAdmin(admin.ModelAdmin):
 
 class BoardInline(ReadOnlyInline):
     model = Board
-    fields = ["number", "home_player", "away_player", "result", "rated_result", "played_on", "game"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "home_player",
+        "away_player",
+        "result",
+        "rated_result",
+        "played_on",
+        "game",
+    )
 
 
 @admin.register(Match)

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.validators import validate_email
-from django.db import models, transaction
+from django.db import transaction
 from django.utils.crypto import get_random_string
 from django.utils.translation import gettext as _
 
@@ -27,7 +27,7 @@ class Role(StrEnum):
 
 
 # The model each role's target is, and the target's field naming the user.
-_TARGETS: dict[Role, tuple[type[models.Model], str]] = {
+_TARGETS: dict[Role, tuple[type[Division | Team | RankingList], str]] = {
     Role.DIRECTOR: (Division, "director"),
     Role.RATING_OFFICER: (Division, "rating_officer"),
     Role.CAPTAIN: (Team, "captain"),
@@ -35,7 +35,9 @@ _TARGETS: dict[Role, tuple[type[models.Model], str]] = {
 }
 
 
-def role_invite(*, role: Role | str, target: models.Model, email: str, user, request=None) -> object:
+def role_invite(
+    *, role: Role | str, target: Division | Team | RankingList, email: str, user, request=None
+) -> object:
     """Make the user of ``email`` the ``role`` of ``target`` (a division for director and rating officer, a
     team for the captain, a ranking list for the club officer) and send him the mail to set his password.
     Raises ``PermissionDenied`` outside the inviting user's scope, ``ValidationError`` for a bad address."""
@@ -54,8 +56,8 @@ def role_invite(*, role: Role | str, target: models.Model, email: str, user, req
         invited = _user_for(email)
         setattr(target, field, invited)
         fields = [field]
-        if role is Role.CAPTAIN:
-            target.captain_email = email  # type: ignore[attr-defined]
+        if isinstance(target, Team):
+            target.captain_email = email
             fields.append("captain_email")
         target.save(update_fields=fields)
     _send_reset_mail(email, request)
