@@ -88,7 +88,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 class TeamInline(admin.TabularInline):
     model = Team
-    fields = ["draw_number", "name", "club", "number", "captain", "captain_email", "withdrawn_on"]
+    fields = ["draw_number", "name", "club", "number", "captain"]
     autocomplete_fields = ["club", "captain"]
     show_change_link = True
     extra = 0
@@ -236,7 +236,7 @@ class BoardInline(ReadOnlyInline):
 class MatchAdmin(admin.ModelAdmin):
     """Read-only: reports, approvals and changes go through the services on the director's page."""
 
-    list_display = ["__str__", "division", "round", "date", "status", "approved_at", "manage_link"]
+    list_display = ["__str__", "division", "date", "status", "approved_at", "manage_link"]
     list_select_related = ["division", "division__season", "home", "away"]
     list_filter = ["division__season", "division", "status", ("approved_at", admin.EmptyFieldListFilter)]
     search_fields = ["home__name", "away__name", "division__name"]
