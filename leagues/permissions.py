@@ -54,6 +54,33 @@ def can_edit_ranking_list(user, ranking_list: RankingList) -> bool:
     return _active(user) and ranking_list.club_id in rating_permissions.user_scope(user).club_ids
 
 
+def directs_club_in_season(user, ranking_list: RankingList) -> bool:
+    """Whether the user directs a division of the list's season in which the list's club has a team."""
+    if not _active(user):
+        return False
+    return Team.objects.filter(
+        Q(club_id=ranking_list.club_id) | Q(partner_clubs=ranking_list.club_id),
+        division__season_id=ranking_list.season_id,
+        division__director=user,
+    ).exists()
+
+
+def can_invite(user, role: str, target: Division | Team | RankingList) -> bool:
+    """Who names whom (issue 29): staff every role; a division's director its captains and its rating
+    officer; the club officer of a ranking list the director of a division the club plays in (that season)."""
+    if _staff(user):
+        return True
+    if role == "director":
+        return False
+    if role == "rating_officer" and isinstance(target, Division):
+        return is_director(user, target)
+    if role == "captain" and isinstance(target, Team):
+        return is_director(user, target.division)
+    if role == "club_officer" and isinstance(target, RankingList):
+        return directs_club_in_season(user, target)
+    return False
+
+
 def captain_matches(user) -> QuerySet[Match]:
     """The matches of the teams the user captains."""
     return Match.objects.filter(Q(home__captain=user) | Q(away__captain=user))

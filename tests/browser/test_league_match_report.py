@@ -1,12 +1,16 @@
 """The captain's match report on a phone (390 px): the line-up comes from the ranking list, one player is
 swapped, the eight results are typed ("1 1", "2 ½", "3 +" …), sent; every click and key press is counted
 and must stay at or below 40. The opposing captain sees the report at once; the director approves; the
-rating officer evaluates; ``ratings_verify`` is clean after each step."""
+rating officer evaluates and downloads the division's DSB XML (a TR report of every rated board, valid against
+the DSB's schema); ``ratings_verify`` is clean after each step."""
+
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from leagues.models import Board, DivisionPart, Match
+from ratings.formats import dsb_xml
 from ratings.models import Evaluation, TournamentDraft
 from ratings.recalculation import ratings_verify
 from tests.builders import collect_errors
@@ -14,6 +18,7 @@ from tests.leagues.league_data import small_league
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 MAX_ACTIONS = 40
+XSD = Path(__file__).resolve().parents[1] / "data/dsb-xml/DSB_DWZ_TournamentReport-2.5.xsd"
 TYPED = ["1 1", "2 ½", "3 +", "4 0", "5 =", "6 1", "7 -", "8 ½"]
 
 
@@ -40,6 +45,29 @@ class Actions:
 
 def _no_sideways_scroll(page):
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+
+
+def _download_and_check_the_report(page, match):
+    """The officer's DSB XML download: valid against the schema, type TR, one game per rated board."""
+    with page.expect_download() as info:
+        page.locator("#division-xml").click()
+    data = Path(info.value.path()).read_bytes()
+    assert dsb_xml.schema_problems(data, XSD.read_bytes()) == []
+    report = dsb_xml.parse(data)
+    assert report.tournament.type == "TR" and report.tournament.rounds == 2  # the division's rounds
+    rated = Board.objects.filter(match=match, game__isnull=False).select_related("home_player", "away_player")
+    assert rated.count() == len(report.games) == 6  # boards 3 and 7 were forfeited: not rated
+    numbers = {p.number: (p.surname, p.forename) for p in report.players}
+    played = {frozenset({numbers[g.white], numbers[g.black]}) for g in report.games}
+    assert played == {
+        frozenset(
+            {
+                (b.home_player.surname, b.home_player.first_name),
+                (b.away_player.surname, b.away_player.first_name),
+            }
+        )
+        for b in rated
+    }
 
 
 def test_captain_reports_on_a_phone(live_server, page, log_in):
@@ -98,6 +126,10 @@ def test_captain_reports_on_a_phone(live_server, page, log_in):
     assert Evaluation.objects.filter(tournament=part.tournament).count() == 12
     assert ratings_verify() == []
     expect(page.locator(".part .badge")).to_have_text("ausgewertet")
+
+    # He downloads the division's DSB report from his page (still on the phone).
+    _download_and_check_the_report(page, match)
+    assert ratings_verify() == []
     page.set_viewport_size({"width": 1366, "height": 900})
     _no_sideways_scroll(page)
     assert errors == []

@@ -153,3 +153,36 @@ def test_ranking_list_page_of_the_club_officer(client, league):
     RankingEntry.objects.filter(ranking_list=ranking, rank=99).update(rank=1)
     page = client.get(f"/ligen/rangliste/{ranking.pk}/").content.decode()
     assert 'id="checks"' in page and "Nord1" in page
+
+
+def test_director_invites_the_rating_officer_and_club_officers(client, league):
+    from leagues.models import RankingList
+
+    division = league["division"]
+    url = f"/ligen/staffel/{division.pk}/einladen/"
+    ranking = RankingList.objects.get(club=league["teams"][1].club)
+    client.force_login(league["director"])
+    page = client.get(f"/ligen/staffel/{division.pk}/leitung/").content.decode()
+    assert (
+        'name="role" value="rating_officer"' in page and f'name="ranking_list" value="{ranking.pk}"' in page
+    )
+    assert client.post(url, {"role": "rating_officer", "email": "wr@example.org"}).status_code == 302
+    client.post(url, {"role": "club_officer", "ranking_list": ranking.pk, "email": "vsl@example.org"})
+    assert [m.to for m in mail.outbox] == [["wr@example.org"], ["vsl@example.org"]]
+    ranking.refresh_from_db()
+    division.refresh_from_db()
+    assert (division.rating_officer.email, ranking.officer.email) == ("wr@example.org", "vsl@example.org")
+    assert (
+        client.post(url, {"role": "club_officer", "ranking_list": "x", "email": "a@b.de"}).status_code == 404
+    )
+    assert (
+        client.post(url, {"role": "club_officer", "ranking_list": 999, "email": "a@b.de"}).status_code == 404
+    )
+    client.post(url, {"role": "director", "email": "a@example.org"})  # not from this page
+    assert len(mail.outbox) == 2
+    for user in (league["captain1"], league["officer"]):
+        client.force_login(user)
+        assert client.post(url, {"role": "rating_officer", "email": "x@example.org"}).status_code == 403
+        data = {"role": "club_officer", "ranking_list": ranking.pk, "email": "x@example.org"}
+        assert client.post(url, data).status_code == 403
+    assert len(mail.outbox) == 2

@@ -8,13 +8,13 @@ import datetime
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from leagues import permissions
-from leagues.models import Board, Division, LeagueResult, Match, MatchStatus, Team
+from leagues.models import Board, Division, LeagueResult, Match, MatchStatus, RankingList, Team
 from leagues.selectors.checks import division_checks
 from leagues.selectors.division_games import has_draft, part_is_evaluated, part_preview, proposed_split
 from leagues.services.division_tournament import division_evaluate, division_split
@@ -25,7 +25,7 @@ from leagues.services.matches import (
     match_reopen,
     match_status_set,
 )
-from leagues.services.roles import captain_invite
+from leagues.services.roles import Role, captain_invite, role_invite
 from leagues.web.captain.forms import score_text
 
 
@@ -45,6 +45,7 @@ def division_manage(request: HttpRequest, pk: int) -> HttpResponse:
         Match.objects.filter(division=division).select_related("home", "away").prefetch_related("boards")
     )
     teams = list(Team.objects.filter(division=division).select_related("club"))
+    ranking_lists = list(_division_ranking_lists(division).select_related("club", "officer"))
     parts = []
     for part in division.parts.select_related("tournament"):
         parts.append(
@@ -62,6 +63,7 @@ def division_manage(request: HttpRequest, pk: int) -> HttpResponse:
             "division": division,
             "matches": matches,
             "teams": teams,
+            "ranking_lists": ranking_lists,
             "warnings": division_checks(division=division),
             "parts": parts,
             "proposal": proposed_split(division=division),
@@ -164,3 +166,38 @@ def captain_invite_view(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Einladung verschickt."))
     return redirect("leagues:division-manage", pk=team.division_id)
+
+
+def _division_ranking_lists(division: Division):
+    """The ranking lists of the season of the clubs with a team in the division."""
+    clubs = Team.objects.filter(division=division).values("club_id")
+    return RankingList.objects.filter(season_id=division.season_id, club_id__in=clubs)
+
+
+@login_required
+@require_POST
+def role_invite_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """The director invites the division's rating officer or a club officer of one of its clubs."""
+    division = get_object_or_404(Division.objects.select_related("season"), pk=pk)
+    role = request.POST.get("role", "")
+    target: Division | RankingList
+    if role == Role.RATING_OFFICER:
+        target = division
+    elif role == Role.CLUB_OFFICER:
+        chosen = request.POST.get("ranking_list", "")
+        if not (chosen.isascii() and chosen.isdecimal()):
+            raise Http404
+        target = get_object_or_404(_division_ranking_lists(division), pk=int(chosen))
+    else:
+        messages.error(request, _("Unbekannte Rolle."))
+        return redirect("leagues:division-manage", pk=division.pk)
+    try:
+        role_invite(
+            role=role, target=target, email=request.POST.get("email", ""), user=request.user, request=request
+        )
+    except ValidationError as exc:
+        for m in exc.messages:
+            messages.error(request, m)
+    else:
+        messages.success(request, _("Einladung verschickt."))
+    return redirect("leagues:division-manage", pk=division.pk)
