@@ -606,10 +606,14 @@ def insert_dicts(model, rows: list[dict]) -> int:
     """``insert_rows`` of dicts: every concrete field, the ones not given with the model's default."""
     from ratings.bulk import insert_rows
 
-    fields = [f for f in model._meta.concrete_fields if not (f.primary_key and rows and f.attname not in rows[0])]
+    fields = [
+        f for f in model._meta.concrete_fields if not (f.primary_key and rows and f.attname not in rows[0])
+    ]
     defaults = {f.attname: f.get_default() for f in fields}
     names = [f.name for f in fields]
-    return insert_rows(model, names, ([row.get(f.attname, defaults[f.attname]) for f in fields] for row in rows))
+    return insert_rows(
+        model, names, ([row.get(f.attname, defaults[f.attname]) for f in fields] for row in rows)
+    )
 
 
 def write_leagues(fed: Federation, seed: int) -> dict:
@@ -901,7 +905,9 @@ def league_disagreements(*, divisions) -> list[str]:
     played = ("1-0", "0-1", "1/2-1/2")
     problems = []
     for division in divisions:
-        league = sorted((g.round, int(g.white), int(g.black), g.result) for g in division_rated_games(division=division))
+        league = sorted(
+            (g.round, int(g.white), int(g.black), g.result) for g in division_rated_games(division=division)
+        )
         tournament_id = division.parts.get(number=1).tournament_id
         stored = sorted(
             Game.objects.filter(tournament_id=tournament_id, result__in=played).values_list(
