@@ -38,6 +38,7 @@ by up to a factor of two from one boot to the next, so only figures with about t
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import itertools
 import json
@@ -931,6 +932,25 @@ def _league_division(season=None):
     return divisions.annotate(n=Count("teams")).order_by("-n", "-boards", "pk").first()
 
 
+@contextlib.contextmanager
+def _timed(module, name: str):
+    """Wall seconds spent in ``module.name`` while the block runs (a list: its one item is set at the end)."""
+    original, spent = getattr(module, name), [0.0]
+
+    def timed(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[0] += time.perf_counter() - started
+
+    setattr(module, name, timed)
+    try:
+        yield spent
+    finally:
+        setattr(module, name, original)
+
+
 def _report_save(division, repeat: int, *, staff: bool = False) -> dict:
     """A captain's report changing one board of an approved match of the division's last round, and the
     director's approval (``match_report_save`` + ``match_approve``: the division's tournament re-saved, the
@@ -941,6 +961,7 @@ def _report_save(division, repeat: int, *, staff: bool = False) -> dict:
     from django.db import transaction
 
     from leagues.models import Match, Team
+    from leagues.services import division_tournament
     from leagues.services.matches import BoardReport, match_approve, match_report_save
     from ratings.models import RecalculationJob
 
@@ -973,7 +994,9 @@ def _report_save(division, repeat: int, *, staff: bool = False) -> dict:
                 match_report_save(match=m, boards=boards, user=captain)
                 match_approve(match=m, user=director)
 
-            _, part = _measured(save)
+            with _timed(division_tournament, "tournament_replace") as dwz:
+                _, part = _measured(save)
+            part["dwz_seconds"] = dwz[0]
             part["background"] = RecalculationJob.objects.filter(status="pending").exists()
             runs.append(part)
             transaction.savepoint_rollback(start)
@@ -984,6 +1007,9 @@ def _report_save(division, repeat: int, *, staff: bool = False) -> dict:
         "cpu_ms": round(statistics.median(r["cpu_seconds"] for r in runs) * 1000, 1),
         "queries": runs[0]["queries"],
         "sql_ms": round(statistics.median(r["sql_seconds"] for r in runs) * 1000, 1),
+        # The ratings side: ``tournament_replace`` of the division's tournament with its recalculation.
+        "dwz_ms": round(statistics.median(r["dwz_seconds"] for r in runs) * 1000, 1),
+        "league_ms": round(statistics.median(r["seconds"] - r["dwz_seconds"] for r in runs) * 1000, 1),
         "background": runs[0]["background"],
         "division": division.pk,
         "season": division.season.name,
