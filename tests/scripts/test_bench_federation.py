@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def generated():
-    fed = federation.build(4000, seed=3)
+    fed = federation.build(20000, seed=3)  # 22 clubs: a league needs 10 of them
     counts = federation.write(fed, seed=3)
     return fed, counts
 
