@@ -32,7 +32,21 @@ by up to a factor of two from one boot to the next, so only figures with about t
   each, so every run measures the same chain);
 * ``verify``: ``ratings_verify()``;
 * ``pages``: median time of 5 requests of each page of issue 16 (``django.test.Client`` in-process, DEBUG off)
-  and the response size.
+  and the response size;
+* ``league`` (issue 29): the public division page and ``/api/divisions/<id>`` of the largest division, and a
+  match report save (the captain's ``match_report_save`` changing one board + the director's
+  ``match_approve``: the division's DWZ tournament replaced, the chronological recalculation after it) of a
+  match of the latest season and of the season five years back, rolled back after each run; median of 5,
+  the ratings side (``dwz_ms``: ``tournament_replace``) and the league side (``league_ms``) apart. The league
+  rows of the divisions measured are checked against their tournaments first (all of them up to 200).
+
+The league seasons are league rows as well (issue 29): a ``Season`` per season (``2025/26``) and organiser, a
+``Division`` per league tournament with its ``DivisionPart`` linked to it, a ``Team`` per club, the matches
+(played and approved, each round on its day: the first on the tournament's start, the last on its end) and
+their boards (the tournament's games from the home side, home white on odd boards, forfeits as forfeits),
+written with ``insert_rows`` from the same plans and games, so the division's rated games are the
+tournament's played games (``league_disagreements``). The rating rows are the same as before for the same
+seed.
 """
 
 from __future__ import annotations
@@ -302,6 +316,8 @@ def _weighted_sample(rng: random.Random, pool: list[int], size: int, fed: Federa
 def _league(fed: Federation, pk, end, clubs, club_weights, activity, rng: random.Random) -> Plan | None:
     teams = rng.choice((8, 10))
     boards = rng.choice((6, 8))
+    if len(clubs) < teams:  # a small federation: too few clubs for this league (the loop below never ends)
+        return None
     chosen: list[int] = []
     while len(chosen) < teams:
         club = clubs[bisect_left(club_weights, rng.random() * club_weights[-1])]

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def generated():
-    fed = federation.build(20000, seed=3)  # 22 clubs: a league needs 10 of them
+    fed = federation.build(12000, seed=3)
     counts = federation.write(fed, seed=3)
     return fed, counts
 
