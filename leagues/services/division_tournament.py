@@ -25,6 +25,7 @@ from leagues.selectors.division_games import (
     part_is_evaluated,
     parts_with_games,
 )
+from ratings.bulk import update_rows
 from ratings.models import Game, Tournament, TournamentDraft, TournamentEntry
 from ratings.recalculation import lock_ratings
 from ratings.services.drafts import draft_publish, draft_rebase, draft_save
@@ -123,24 +124,27 @@ def _replace(tournament: Tournament, head: dict, participants: list[int], rows: 
 
 
 def _link_boards(tournament: Tournament) -> None:
-    """Each board of the part points to its game (the games are new rows after every save)."""
-    part = DivisionPart.objects.get(tournament=tournament)
+    """Each board of the part points to its game (the games are new rows after every save): one query for
+    the games, one for the boards (plain values) and one ``update_rows`` of the boards that changed
+    (``bulk_update``'s ``CASE WHEN`` per board cost most of a report save's league side)."""
+    division_id = (
+        DivisionPart.objects.filter(tournament=tournament).values_list("division_id", flat=True).get()
+    )
     games: dict[tuple[int, int | None, int | None], int] = {
         (r, w, b): pk
         for pk, r, w, b in Game.objects.filter(tournament=tournament).values_list(
             "pk", "round", "white_id", "black_id"
         )
     }
-    boards = list(Board.objects.filter(match__division_id=part.division_id).select_related("match"))
+    boards = Board.objects.filter(match__division_id=division_id).values_list(
+        "pk", "match__round", "home_player_id", "away_player_id", "game_id"
+    )
     changed = []
-    for board in boards:
-        key_a = (board.match.round, board.home_player_id, board.away_player_id)
-        key_b = (board.match.round, board.away_player_id, board.home_player_id)
-        pk = games.get(key_a) or games.get(key_b)
-        if pk is not None and board.game_id != pk:
-            board.game_id = pk
-            changed.append(board)
-    Board.objects.bulk_update(changed, ["game"], batch_size=500)
+    for board_pk, round_no, home, away, game_id in boards:
+        pk = games.get((round_no, home, away)) or games.get((round_no, away, home))
+        if pk is not None and game_id != pk:
+            changed.append((board_pk, pk))
+    update_rows(Board, ["game"], changed)
 
 
 def division_evaluate(*, division: Division, user=None) -> int:

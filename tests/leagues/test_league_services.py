@@ -95,6 +95,12 @@ def test_evaluated_tournament_follows_approved_changes_and_the_postponed_day(lea
     assert tournament.end_date == D(2026, 1, 11)
     assert Game.objects.filter(tournament=tournament).count() == 8
     assert Evaluation.objects.filter(tournament=tournament, n=2).count() == 8
+    # Every board points to its new game (the replaced games are new rows).
+    linked = Board.objects.filter(match__division=league["division"], game__tournament=tournament)
+    assert [{b.game.white_id, b.game.black_id} for b in linked.select_related("game")] == [
+        {b.home_player_id, b.away_player_id} for b in linked
+    ]
+    assert linked.count() == 8
     assert ratings_verify() == []
     # A forfeited match takes its games out again.
     match_status_set(match=m2, status="home_forfeit", user=league["director"])
