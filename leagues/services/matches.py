@@ -145,7 +145,8 @@ def match_report_save(*, match: Match, boards: Sequence[BoardReport], user) -> M
 
 
 def match_approve(*, match: Match, user) -> Match:
-    """The director approves the report: it counts in the table and goes into the DWZ tournament."""
+    """The director approves the report: it goes into the DWZ tournament and can no longer be changed by the
+    captains. (The public table shows a reported match at once, as league managers do; approval makes it final.)"""
     if not permissions.is_director(user, match.division):
         raise PermissionDenied(_("Nur der Staffelleiter bestätigt Spielberichte."))
     with transaction.atomic():
