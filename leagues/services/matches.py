@@ -145,8 +145,9 @@ def match_report_save(*, match: Match, boards: Sequence[BoardReport], user) -> M
 
 
 def match_approve(*, match: Match, user) -> Match:
-    """The director approves the report: it goes into the DWZ tournament and can no longer be changed by the
-    captains. (The public table shows a reported match at once, as league managers do; approval makes it final.)"""
+    """The director approves the report: it goes into the DWZ tournament and the captains can no longer
+    change it. (The public table shows a reported match at once, as league managers do; approval makes it
+    final.)"""
     if not permissions.is_director(user, match.division):
         raise PermissionDenied(_("Nur der Staffelleiter bestätigt Spielberichte."))
     with transaction.atomic():
