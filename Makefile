@@ -63,11 +63,12 @@ format: $(STAMP)
 PYTEST_WORKERS ?= auto
 PYTEST = env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 # Coverage (pytest-cov, [tool.coverage] in pyproject.toml): the floor is the figure of the whole suite when it
-# came (issue 27: 92.3 % on SQLite without Chromium), floored. Measuring costs the suite about half its CPU time
+# came (issue 27: 92.3 % on SQLite without Chromium; 95.2 % with the browser tests at the end of that day,
+# set to 94 for the paths the hypothesis tests take or not), floored. Measuring costs the suite about half its CPU time
 # again (coverage's C tracer; Python 3.11 has no sys.monitoring), which `make test` on a developer's machine does
 # not pay: it measures where CI runs the suite on SQLite (CI set, no DATABASE_URL), or with COVERAGE=1;
 # `make coverage` runs the suite with the floor alone. Raise the floor as the figure rises; never lower it.
-COVERAGE_FLOOR := 92
+COVERAGE_FLOOR := 94
 COVERAGE ?= $(if $(CI),$(if $(DATABASE_URL),,1))
 COVERAGE_ARGS := --cov --cov-report=term --cov-fail-under=$(COVERAGE_FLOOR)
 test: messages lint
