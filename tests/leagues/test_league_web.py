@@ -98,6 +98,14 @@ def test_director_approves_changes_and_the_officer_evaluates(client, league):
     assert Match.objects.get(pk=m.pk).played_on == D(2025, 10, 12)
     assert DivisionPart.objects.get(division=league["division"]).tournament.end_date == D(2025, 10, 12)
     assert client.post(_url(m, "leitung"), {"action": "date", "played_on": "12.10."}).status_code == 302
+    # A board number that is no number (or none of this match) is a message, never a 500.
+    for number in ("abc", "", "9" * 30, "²"):
+        response = client.post(_url(m, "leitung"), {"action": "result", "board": number, "result": "1-0"})
+        assert response.status_code == 302, number
+    assert (
+        client.post(_url(m, "leitung"), {"action": "result", "board": "99", "result": "1-0"}).status_code
+        == 404
+    )
     division = league["division"]
     client.force_login(league["officer"])
     page = client.get(f"/ligen/staffel/{division.pk}/leitung/")

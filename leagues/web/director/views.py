@@ -149,7 +149,10 @@ def _apply(request: HttpRequest, match: Match) -> None:
             raise ValidationError(_("Ungültiges Datum.")) from None
         match_played_on_set(match=match, played_on=day, user=user)
     elif action == "result":
-        board = get_object_or_404(Board, match=match, number=request.POST.get("board", "0"))
+        number = request.POST.get("board", "")
+        if not (number.isascii() and number.isdigit() and len(number) <= 3):
+            raise ValidationError(_("Unbekanntes Brett."))
+        board = get_object_or_404(Board, match=match, number=int(number))
         board_result_change(board=board, result=request.POST.get("result", ""), user=user)
         messages.success(request, _("Ergebnis geändert; gewertet wird weiter das gespielte."))
 
