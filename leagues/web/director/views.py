@@ -27,6 +27,7 @@ from leagues.services.matches import (
 )
 from leagues.services.roles import Role, captain_invite, role_invite
 from leagues.web.captain.forms import score_text
+from ratings.tournament_checks import TournamentConflict
 
 
 def _division(request: HttpRequest, pk: int) -> tuple[Division, bool, bool]:
@@ -82,8 +83,17 @@ def division_evaluate_view(request: HttpRequest, pk: int) -> HttpResponse:
     if division_checks(division=division) and not request.POST.get("confirm"):
         messages.error(request, _("Bitte bestätigen Sie die Warnungen, bevor Sie auswerten."))
         return redirect("leagues:division-manage", pk=division.pk)
-    done = division_evaluate(division=division, user=request.user)
-    messages.success(request, _("Ausgewertet: %(n)s Teil(e).") % {"n": done})
+    try:
+        done = division_evaluate(division=division, user=request.user)
+    except ValidationError as exc:  # a game the rating services refuse: say which instead of a 500
+        for m in exc.messages:
+            messages.error(request, m)
+    except TournamentConflict:
+        messages.error(
+            request, _("Die Auswertung wurde inzwischen geändert. Bitte prüfen und erneut auswerten.")
+        )
+    else:
+        messages.success(request, _("Ausgewertet: %(n)s Teil(e).") % {"n": done})
     return redirect("leagues:division-manage", pk=division.pk)
 
 
