@@ -32,3 +32,20 @@ def test_english_catalogue_is_complete():
             assert set(placeholders.findall(text)) <= set(placeholders.findall(source))
             if not entry.msgid_plural:
                 assert set(placeholders.findall(text)) == set(placeholders.findall(entry.msgid)), entry.msgid
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_catalogue_entries_each_have_a_msgstr(language):
+    """A union merge of .po files can leave a msgid without its msgstr: polib reads past it, msgfmt fails."""
+    from pathlib import Path
+
+    catalogue = Path(__file__).resolve().parents[2] / f"locale/{language}/LC_MESSAGES/django.po"
+    text = catalogue.read_text("utf-8")
+    expecting_msgstr = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith(("msgid ", "#")) and expecting_msgstr and not line.startswith("msgid_plural"):
+            raise AssertionError(f"line {number}: msgid without msgstr before it")
+        if line.startswith("msgid "):
+            expecting_msgstr = True
+        elif line.startswith("msgstr"):
+            expecting_msgstr = False
