@@ -7,10 +7,12 @@ live formula (OWASP "CSV injection").
 import csv
 import io
 import json
+import re
 
 import openpyxl
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from ratings.exports import spreadsheet_safe
 from tests.builders import make_player
@@ -159,3 +161,27 @@ def test_streamed_german_csv_keeps_negative_decimals_as_numbers():
     rows = [[Decimal("-0.5"), -3, "-x", Decimal("1.5")]]
     assert list(_safe_rows(rows, german=True)) == [["-0,5", -3, "'-x", "1,5"]]
     assert list(_safe_rows(rows, german=False)) == [[Decimal("-0.5"), -3, "'-x", Decimal("1.5")]]
+
+
+# A cell a German Excel opens as a date: "1958-5" (May 1958), "48/2025", "5/2026", "12.3".
+DATE_LIKE = re.compile(r"[0-9]{1,4}[-/.][0-9]{1,4}([-/.][0-9]{1,4})?")
+
+
+def test_evaluation_csv_keeps_dwz_and_index_apart(client, e2):
+    """Issue 32: "1859-4" in one cell opened as a date; DWZ and index are numbers in columns of their own,
+    as in the rating list's CSV."""
+    url = reverse("ratings:tournament-evaluation-csv", args=[e2["tournament"].pk])
+    header, *rows = _german_rows(client.get(url).content)
+    assert header[header.index("DWZ alt") + 1] == "Index alt"
+    assert header[header.index("DWZ neu") + 1] == "Index neu"
+    hans = next(r for r in rows if r[header.index("Name")] == "Müller, Hans")
+    assert [hans[header.index(c)] for c in ("DWZ alt", "Index alt", "DWZ neu", "Index neu", "±")] == [
+        "1850",
+        "3",
+        "1859",
+        "4",
+        "+9",
+    ]
+    assert hans[header.index("We")] == "2,776"
+    for row in rows:
+        assert not [cell for cell in row if DATE_LIKE.fullmatch(cell)], row
