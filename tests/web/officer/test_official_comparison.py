@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import csv
 import datetime
-import re
 import io
+import re
 
 import pytest
 from django.db import connection
