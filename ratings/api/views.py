@@ -6,8 +6,9 @@ from functools import wraps
 from typing import overload
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from ratings.api.schema import openapi
@@ -149,10 +150,17 @@ def _player_summary(player) -> dict:
 
 
 @api_view
-def player(request: HttpRequest, key: str) -> JsonResponse:
+def player(request: HttpRequest, key: str) -> HttpResponse:
     player = players.player(key=key)
     if player is None:
-        raise Http404
+        kept = players.merged_into(key=key)
+        if kept is None:
+            raise Http404
+        # Merged into another record: a permanent redirect to him (with the CORS header, so that a club
+        # website's fetch follows it).
+        response = HttpResponsePermanentRedirect(reverse("ratings:api-player", args=[kept]))
+        response["Access-Control-Allow-Origin"] = "*"
+        return response
     rows = players.history(player=player)
     history = []
     for row in rows:
