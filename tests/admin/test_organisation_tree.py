@@ -1,5 +1,5 @@
-"""The organisation tree alone in the admin: offered on the federations' list, uploaded like a DSB list, imported
-in the background, reported as a list import is (issue 32)."""
+"""The organisation tree alone in the admin: offered on the federations' list, uploaded like a DSB list,
+imported in the background, reported as a list import is (issue 32)."""
 
 from pathlib import Path
 

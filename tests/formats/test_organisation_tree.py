@@ -35,7 +35,8 @@ def test_bad_rows_are_named_by_line_and_left_out():
         + "6,C0506,Ohne Bezirk,??,0,1\r\n"  # a parent that is no code: the district of the ZPS
     )
     tree = read_organisation_tree(text.encode(), "baum.csv")
-    assert [(p.line, p.template[:14]) for p in tree.problems] == [(3, "Name fehlt ode"), (4, "VKZ „%(value)s")]
+    problems = [(p.line, p.template[:14]) for p in tree.problems]
+    assert problems == [(3, "Name fehlt ode"), (4, "VKZ „%(value)s")]
     assert [(w.line, w.params) for w in tree.warnings] == [(7, {"code": "C0505", "line": 5})]
     assert [(c.zps, c.parent) for c in tree.clubs] == [("C0505", "C05"), ("C0506", "C05")]
     assert tree.rows == 6
@@ -45,7 +46,7 @@ def test_bad_rows_are_named_by_line_and_left_out():
     "data",
     [
         ("\ufeff" + HEADER + "1,000,Deutscher Schachbund,,1,0\r\n").encode(),
-        HEADER.replace(",", ";").encode() + "1;100;Badischer Schachverband;000;1;0\r\n".encode(),
+        HEADER.replace(",", ";").encode() + b"1;100;Badischer Schachverband;000;1;0\r\n",
         (HEADER + "1,10102,SC Viernheim Großsachsen,101,0,1\r\n").encode("cp1252"),
         b"vkz,name,parent_vkz\n100,Baden,000\n",
     ],

@@ -22,7 +22,8 @@ TREE = Path(__file__).resolve().parent.parent / "data" / "dewis-organizations-20
 
 
 def _tree(text: str):
-    return read_organisation_tree(("dewis_id,vkz,name,parent_vkz,has_rating_officer,is_leaf\n" + text).encode())
+    header = "dewis_id,vkz,name,parent_vkz,has_rating_officer,is_leaf\n"
+    return read_organisation_tree((header + text).encode())
 
 
 def test_the_real_tree_imports_and_a_second_run_changes_nothing():
@@ -44,7 +45,9 @@ def test_the_real_tree_imports_and_a_second_run_changes_nothing():
 
 def test_renamed_and_moved_rows_are_reported_with_what_changed():
     organisation_tree_import(
-        tree=_tree("1,000,DSB,,1,0\n2,C00,Württemberg,000,1,0\n3,C05,Stuttgart,C00,1,0\n4,C06,Unterland,C00,1,0\n")
+        tree=_tree(
+            "1,000,DSB,,1,0\n2,C00,Württemberg,000,1,0\n3,C05,Stuttgart,C00,1,0\n4,C06,Unterland,C00,1,0\n"
+        )
     )
     organisation_tree_import(tree=_tree("5,C0505,SF Stuttgart,C05,0,1\n"))
     report = organisation_tree_import(
@@ -66,5 +69,6 @@ def test_a_dry_run_writes_nothing_and_the_list_import_takes_a_tree():
     report = organisation_tree_import(tree=_tree("1,000,DSB,,1,0\n2,100,Baden,000,1,0\n"), dry_run=True)
     assert report.dry_run and report.counts[CREATED] == 2
     assert not Organisation.objects.exists()
-    report = dsb_list_import(dsb_list=_tree("1,000,DSB,,1,0\n2,100,Baden,000,1,0\n3,10102,SC Viernheim,100,0,1\n"))
+    tree = _tree("1,000,DSB,,1,0\n2,100,Baden,000,1,0\n3,10102,SC Viernheim,100,0,1\n")
+    report = dsb_list_import(dsb_list=tree)
     assert report.counts[CREATED] == 3 and Club.objects.get().organisation.code == "100"
