@@ -1155,7 +1155,7 @@ def _tree_row(
         report.add(UPDATED, line, code, after[0], "; ".join(changes))
 
 
-def tree_summary_line(summary: dict[str, Any]) -> str:
+def tree_summary_line(*, summary: dict[str, Any]) -> str:
     """The report's line of an organisation tree's import (command output)."""
     return (
         _(

@@ -59,7 +59,7 @@ def tree_report(command: BaseCommand, report, *, path: str, report_file: str | N
         if item.outcome in SHOWN:
             line = _("Zeile %(line)d") % {"line": item.line} if item.line else "-"
             command.stdout.write(f"{line}: {item.outcome}: {item.key} {item.name} {item.detail}".rstrip())
-    command.stdout.write(tree_summary_line(report.summary()))
+    command.stdout.write(tree_summary_line(summary=report.summary()))
     if not report.dry_run:
         record(report, path)
     if report_file:
