@@ -8,8 +8,11 @@ STAMP := $(VENV)/.installed
 PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; \
 	then echo $$p; break; fi; done)
+# `make run HOST=0.0.0.0 PORT=8080`: where the development server listens (README, "Two commands").
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The address to open: a server listening on every interface (0.0.0.0, ::) is reached at localhost.
+SITE_HOST = $(if $(filter 0.0.0.0 :: [::],$(HOST)),127.0.0.1,$(HOST))
 
 .PHONY: run test coverage lint format messages makemessages install clean
 
@@ -32,7 +35,7 @@ makemessages: $(STAMP)
 run: messages
 	DJANGO_DEBUG=True $(BIN)/python manage.py migrate --no-input
 	DJANGO_DEBUG=True $(BIN)/python manage.py createcachetable
-	DJANGO_DEBUG=True $(BIN)/python manage.py seed_demo
+	DJANGO_DEBUG=True $(BIN)/python manage.py seed_demo --site http://$(SITE_HOST):$(PORT)/
 	DJANGO_DEBUG=True $(BIN)/python manage.py seed_league_demo
 	@# The background worker (DSB list imports, long recalculations) runs as long as the server does;
 	@# recalculations a previous worker left unfinished are queued again first.

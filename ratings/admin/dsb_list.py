@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ratings.formats.dsb_list import ListError, read_list_bytes
+from ratings.formats.organisation_tree import GENERATION as TREE_GENERATION
 from ratings.models import ListImport, ListImportStatus
 from ratings.services.dsb_list import REPORT_OUTCOMES, UMSTUFUNG_DATE, list_limits, report_csv
 from ratings.services.official_comparison import abgleich_line
@@ -31,7 +32,8 @@ class ListUploadForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("DWZ-Liste"),
         help_text=gettext_lazy(
-            "LV-x-csv.zip oder LV-x-dos.zip des DSB, oder eine spieler.csv / SPIELER.TXT."
+            "LV-x-csv.zip oder LV-x-dos.zip des DSB, oder eine spieler.csv / SPIELER.TXT; oder der "
+            "Verbandsbaum allein (CSV mit den Spalten vkz, name, parent_vkz, wie der DeWIS-Export)."
         ),
     )
     as_of = forms.DateField(
@@ -69,6 +71,11 @@ class ListUploadForm(forms.Form):
         as_of = data.get("as_of")
         if data.get("umstufung") and as_of not in (None, UMSTUFUNG_DATE):
             self.add_error("as_of", _("Die Umstufung 2026 gilt für den Stand 08.06.2026."))
+        tree = getattr(self, "dsb_list", None) is not None and self.dsb_list.generation == TREE_GENERATION
+        if data.get("umstufung") and tree:
+            self.add_error(
+                "umstufung", _("Die Umstufung 2026 gilt für eine DWZ-Liste, nicht den Verbandsbaum.")
+            )
         return data
 
 
@@ -117,11 +124,16 @@ class ListImportAdmin(admin.ModelAdmin):
                 user=request.user,
             )
             transaction.on_commit(lambda: _enqueue(list_import.pk))
-            messages.info(request, _("Die Liste wird importiert."))
+            tree = form.dsb_list.generation == TREE_GENERATION
+            messages.info(
+                request, _("Der Verbandsbaum wird importiert.") if tree else _("Die Liste wird importiert.")
+            )
             return HttpResponseRedirect(reverse("admin:ratings_listimport_change", args=[list_import.pk]))
+        tree = request.GET.get("art") == "verbandsbaum"
         context = {
             **self.admin_site.each_context(request),
-            "title": _("DSB-Liste importieren"),
+            "title": _("Verbandsbaum importieren") if tree else _("DSB-Liste importieren"),
+            "tree": tree,
             "form": form,
             "opts": self.model._meta,
             "has_view_permission": True,
@@ -141,6 +153,7 @@ class ListImportAdmin(admin.ModelAdmin):
             "running": list_import.status in (ListImportStatus.QUEUED, ListImportStatus.RUNNING),
             "percent": list_import.done * 100 // list_import.total if list_import.total else 0,
             "summary": list_import.summary or {},
+            "tree": list_import.generation == TREE_GENERATION,
             "rows": [[_(REPORT_OUTCOMES.get(r[0], r[0])), *r[1:]] for r in shown[:SHOWN_ROWS]],
             "more_rows": max(0, len(shown) - SHOWN_ROWS),
             **_abgleich(list_import),

@@ -188,6 +188,13 @@ def openapi() -> dict[str, Any]:
     """The OpenAPI document (plain data, JSON-serialisable), with what ``API_SCHEMA_EXTENSIONS`` add (other
     apps' paths and schemas: named in the setting, so ratings imports none of them)."""
     document = _document()
+    document["paths"]["/api/players/{key}"]["get"]["responses"]["301"] = {
+        "description": "the player was merged into another record: Location is the kept player's address",
+        "headers": {
+            "Location": {"schema": {"type": "string"}},
+            "Access-Control-Allow-Origin": {"schema": {"const": "*"}},
+        },
+    }
     for name in settings.API_SCHEMA_EXTENSIONS:
         import_string(name)(document)
     return document

@@ -6,8 +6,10 @@ from functools import wraps
 from typing import overload
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
 
 from ratings.api.schema import openapi
 from ratings.models import Club
@@ -27,13 +29,45 @@ def _error(status: int, message: str) -> JsonResponse:
     return response
 
 
+ALLOWED_METHODS = "GET, HEAD, OPTIONS"
+# The request headers a preflight may ask for: what browsers' fetch sends beyond the simple ones.
+ALLOWED_HEADERS = "Accept, Accept-Language, Content-Language, Content-Type, If-None-Match, If-Modified-Since"
+PREFLIGHT_MAX_AGE = 86400
+
+
+def _preflight() -> HttpResponse:
+    """The answer to ``OPTIONS`` (a browser's CORS preflight, or a client asking what is allowed)."""
+    response = HttpResponse(status=204)
+    response["Allow"] = ALLOWED_METHODS
+    response["Access-Control-Allow-Origin"] = "*"
+    response["Access-Control-Allow-Methods"] = ALLOWED_METHODS
+    response["Access-Control-Allow-Headers"] = ALLOWED_HEADERS
+    response["Access-Control-Max-Age"] = str(PREFLIGHT_MAX_AGE)
+    return response
+
+
+def method_answer(request: HttpRequest) -> HttpResponse | None:
+    """The answer to a method other than GET and HEAD: ``OPTIONS`` the preflight, any other a JSON 405 with
+    ``Allow`` and the CORS header; None for GET and HEAD."""
+    if request.method in ("GET", "HEAD"):
+        return None
+    if request.method == "OPTIONS":
+        return _preflight()
+    response = _error(405, "method not allowed: GET and HEAD only")
+    response["Allow"] = ALLOWED_METHODS
+    return response
+
+
 def api_view(view):
-    """GET and HEAD (HEAD: the GET's headers, Content-Length included, without the body); another method is a
-    JSON 405, an unknown object a JSON 404, more than ``API_LIMIT`` requests of one address in ``API_WINDOW``
-    seconds a JSON 429 with ``Retry-After``; all with the CORS header."""
+    """GET and HEAD (HEAD: the GET's headers, Content-Length included, without the body); OPTIONS the CORS
+    preflight; another method is a JSON 405 (never the CSRF page: the API takes no writes, so it is exempt),
+    an unknown object a JSON 404, more than ``API_LIMIT`` requests of one address in ``API_WINDOW`` seconds a
+    JSON 429 with ``Retry-After``; all with the CORS header."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method == "OPTIONS":  # a preflight is not a request for data: not counted
+            return _preflight()
         wait = throttle(request, scope="api", limit=settings.API_LIMIT, window=settings.API_WINDOW)
         if wait is not None:
             response = _error(
@@ -41,10 +75,9 @@ def api_view(view):
             )
             response["Retry-After"] = str(wait)
             return response
-        if request.method not in ("GET", "HEAD"):
-            response = _error(405, "method not allowed: GET and HEAD only")
-            response["Allow"] = "GET, HEAD"
-            return response
+        answer = method_answer(request)
+        if answer is not None:
+            return answer
         try:
             response = view(request, *args, **kwargs)
         except Http404:
@@ -55,7 +88,7 @@ def api_view(view):
             response["Content-Length"] = str(length)
         return response
 
-    return wrapper
+    return csrf_exempt(wrapper)
 
 
 @api_view
@@ -69,8 +102,13 @@ def openapi_json(request: HttpRequest) -> JsonResponse:
     return _json(openapi())
 
 
+@csrf_exempt
 def index(request: HttpRequest) -> HttpResponse:
-    """The human page of the API: what it offers, and the link to its OpenAPI description."""
+    """The human page of the API: what it offers, and the link to its OpenAPI description (other methods
+    are answered as on every API path)."""
+    answer = method_answer(request)
+    if answer is not None:
+        return answer
     return render(request, "ratings/public/api_index.html", {"paths": openapi()["paths"]})
 
 
@@ -112,10 +150,17 @@ def _player_summary(player) -> dict:
 
 
 @api_view
-def player(request: HttpRequest, key: str) -> JsonResponse:
+def player(request: HttpRequest, key: str) -> HttpResponse:
     player = players.player(key=key)
     if player is None:
-        raise Http404
+        kept = players.merged_into(key=key)
+        if kept is None:
+            raise Http404
+        # Merged into another record: a permanent redirect to him (with the CORS header, so that a club
+        # website's fetch follows it).
+        response = HttpResponsePermanentRedirect(reverse("ratings:api-player", args=[kept]))
+        response["Access-Control-Allow-Origin"] = "*"
+        return response
     rows = players.history(player=player)
     history = []
     for row in rows:

@@ -378,13 +378,17 @@ def read_list_bytes(data: bytes, name: str = "", *, limits: Limits = Limits()) -
                 except ValueError:
                     result.date = None
         return result
+    if len(data) > limits.uncompressed:
+        raise _too_large(name, limits)
+    from ratings.formats.organisation_tree import is_organisation_tree, read_organisation_tree
+
+    if is_organisation_tree(data):  # the organisation tree alone (DeWIS' CSV): federations and clubs
+        return read_organisation_tree(data, name)
     lower = name.lower().rsplit("/", 1)[-1]
     if lower in _CLUB_FILES or lower in _FEDERATION_FILES:
         raise ListError(
             gettext_noop("%(name)s enthält keine Spieler: bitte spieler.csv oder das Zip angeben."), name=name
         )
-    if len(data) > limits.uncompressed:
-        raise _too_large(name, limits)
     return _read_files({lower if lower in _PLAYER_FILES else "spieler.csv": data}, name)
 
 

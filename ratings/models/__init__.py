@@ -15,7 +15,7 @@ from .dsb_list import (
 from .evaluation import Evaluation, EvaluationDigest, Restpartie
 from .federation import Club, Organisation
 from .officer import OfficerScope, TournamentEntryMode
-from .player import Membership, Player
+from .player import Membership, MergedKey, Player
 from .recalculation import RecalculationJob, RecalculationJobStatus
 from .submission import TournamentSubmission
 from .tournament import Game, Tournament, TournamentEntry
@@ -30,6 +30,7 @@ __all__ = [
     "ListImport",
     "ListImportStatus",
     "Membership",
+    "MergedKey",
     "OfficerScope",
     "OfficialDifference",
     "OfficialRating",

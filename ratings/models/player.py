@@ -202,3 +202,23 @@ class Membership(models.Model):
     @property
     def current(self) -> bool:
         return self.valid_until is None
+
+
+class MergedKey(models.Model):
+    """The key of a player merged into another (``services.merge``): his card's and the API's old address
+    answer with a permanent redirect to the kept player. A merge of the kept player later moves every key
+    that pointed at him on, so a chain of merges resolves in one step."""
+
+    key = models.CharField(_("Schlüssel"), max_length=40, unique=True)
+    player = models.ForeignKey(
+        Player, verbose_name=_("zusammengeführt in"), on_delete=models.CASCADE, related_name="merged_keys"
+    )
+    merged_at = models.DateTimeField(_("zusammengeführt am"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("zusammengeführter Schlüssel")
+        verbose_name_plural = _("zusammengeführte Schlüssel")
+        ordering = ["key"]
+
+    def __str__(self) -> str:
+        return f"{self.key} → {self.player_id}"

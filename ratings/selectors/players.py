@@ -11,7 +11,7 @@ from django.db.models import F, Prefetch
 
 from ratings.dwz import sets_rating
 from ratings.enums import AdjustmentKind, EvaluationStatus
-from ratings.models import Evaluation, Membership, Player, RatingAdjustment
+from ratings.models import Evaluation, Membership, MergedKey, Player, RatingAdjustment
 
 # Rows of the Karteikarte per page: a player of 948 evaluations got 603 kB at once (and the server's time
 # went into 948 model instances and their rows); the latest page comes first, the rest a link away.
@@ -61,6 +61,12 @@ def player(*, key: str) -> Player | None:
     return (
         Player.objects.filter(key=key).prefetch_related(Prefetch("memberships", queryset=memberships)).first()
     )
+
+
+def merged_into(*, key: str) -> str | None:
+    """The key of the player ``key`` was merged into (``MergedKey``), for a redirect; None if it never
+    was. One query; a live player with that key wins and is looked up first by the caller."""
+    return MergedKey.objects.filter(key=key).values_list("player__key", flat=True).first()
 
 
 def _card_evaluations(player: Player):

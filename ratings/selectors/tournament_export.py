@@ -34,6 +34,7 @@ from .previews import rating_states_before
 
 __all__ = [
     "EVALUATION_COLUMNS",
+    "EVALUATION_CSV_COLUMNS",
     "EvaluationRow",
     "entries_in_start_order",
     "evaluation_csv_rows",
@@ -186,6 +187,11 @@ class EvaluationRow:
     dwz_new: str
     change: int | None
     rank: int | None = None
+    # The numbers behind ``dwz_old`` / ``dwz_new`` for the CSV, which keeps DWZ and index in columns of their
+    # own ("1958-5" in one cell opens in a German Excel as a date); None for a non-member.
+    old: tuple[int, int] | None = None
+    new: tuple[int, int] | None = None
+    non_member: bool = False
 
 
 # The DSB's column order of a tournament evaluation.
@@ -215,7 +221,11 @@ def evaluation_rows(tournament: Tournament) -> list[EvaluationRow]:
         row = by_number.get(number)
         dwz_old = f"{ev.dwz_old}-{ev.index_old or 0}" if ev and ev.dwz_old is not None else ""
         dwz_new = f"{ev.dwz_new}-{ev.index_new}" if ev and ev.dwz_new is not None else ""
-        if ev and ev.status == EvaluationStatus.NON_MEMBER:
+        old = (ev.dwz_old, ev.index_old or 0) if ev and ev.dwz_old is not None else None
+        new = (ev.dwz_new, ev.index_new or 0) if ev and ev.dwz_new is not None else None
+        non_member = bool(ev and ev.status == EvaluationStatus.NON_MEMBER)
+        if ev and non_member:
+            old = new = None
             # WO 3.4.3: no DWZ shown for a non-member, only the rating his opponents met, "(1554)".
             dwz_old = f"({ev.entry_rating})" if ev.entry_rating is not None else ""
             dwz_new = str(EvaluationStatus.NON_MEMBER.label)
@@ -241,27 +251,43 @@ def evaluation_rows(tournament: Tournament) -> list[EvaluationRow]:
                 if ev and ev.dwz_new is not None and ev.dwz_old is not None
                 else None,
                 rank=row.rank if row else None,
+                old=old,
+                new=new,
+                non_member=non_member,
             )
         )
     return rows
 
 
+# The CSV's columns: DWZ and index apart, each a number a spreadsheet reads as one (issue 32).
+_CSV_COLUMNS = "Nr.|Name|Verein|DWZ alt|Index alt|Punkte|Partien|We|E/K|Leistung|Niveau|DWZ neu|Index neu|±"
+EVALUATION_CSV_COLUMNS = tuple(_CSV_COLUMNS.split("|"))
+
+
 def evaluation_csv_rows(tournament: Tournament) -> list[list[object]]:
-    rows: list[list[object]] = [list(EVALUATION_COLUMNS)]
+    """The evaluation for German spreadsheets: DWZ and index in columns of their own (numbers, never a
+    "1958-5" that Excel turns into a date); a non-member's "DWZ neu" says so and names the rating his
+    opponents met (WO 3.4.3), never in parentheses (a spreadsheet reads "(1554)" as -1554)."""
+    rows: list[list[object]] = [list(EVALUATION_CSV_COLUMNS)]
     for r in evaluation_rows(tournament):
+        dwz_new: object = r.new[0] if r.new else ""
+        if r.non_member:
+            dwz_new = r.dwz_new + (f" {r.dwz_old}" if r.dwz_old else "")
         rows.append(
             [
                 r.number,
                 spreadsheet_safe(r.name),
                 spreadsheet_safe(r.club),
-                r.dwz_old,
+                r.old[0] if r.old else "",
+                r.old[1] if r.old else "",
                 decimal_text(r.points),
                 "" if r.games is None else r.games,
                 decimal_text(r.expected),
                 decimal_text(r.coefficient),
                 r.performance or "",
                 r.level or "",
-                r.dwz_new,
+                dwz_new,
+                r.new[1] if r.new else "",
                 "" if r.change is None else f"{r.change:+d}",
             ]
         )

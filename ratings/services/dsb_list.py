@@ -32,6 +32,7 @@ from ratings.dwz.replay import OrderKey, adjustment_order, day_start
 from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
 from ratings.exports import spreadsheet_safe
 from ratings.formats.dsb_list import DsbList, Limits, ListError, PlayerRow, Problem
+from ratings.formats.organisation_tree import GENERATION as TREE_GENERATION
 from ratings.models import (
     Club,
     Evaluation,
@@ -990,7 +991,10 @@ def dsb_list_import(
     umstufung: bool = False,
     progress: Progress | None = None,
 ) -> ImportReport:
-    """Import a list read by ``ratings.formats.dsb_list`` in one transaction (nothing on any error)."""
+    """Import a list read by ``ratings.formats.dsb_list`` in one transaction (nothing on any error). An
+    organisation tree alone (``formats.organisation_tree``) imports its federations and clubs."""
+    if dsb_list.generation == TREE_GENERATION:
+        return organisation_tree_import(tree=dsb_list, as_of=as_of, dry_run=dry_run, progress=progress)
     started = time.perf_counter()
     as_of = as_of or (UMSTUFUNG_DATE if umstufung else None) or dsb_list.date or datetime.date.today()
     report = ImportReport(as_of=as_of, generation=dsb_list.generation, rows=dsb_list.rows, dry_run=dry_run)
@@ -1056,6 +1060,113 @@ def _import(
     step(_("fertig"), total, total)
 
 
+# --- the organisation tree alone ---------------------------------------------------------------------------
+
+
+def organisation_tree_import(
+    *,
+    tree: DsbList,
+    as_of: datetime.date | None = None,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Import an organisation tree (federations and clubs, no players: ``formats.organisation_tree``) in one
+    transaction, with the list import's report: every row created, updated (what changed), unchanged or
+    rejected. Names and parents follow the file, as in a list import; nothing is deleted."""
+    started = time.perf_counter()
+    report = ImportReport(
+        as_of=as_of or tree.date or datetime.date.today(), generation=tree.generation, rows=tree.rows
+    )
+    report.dry_run = dry_run
+    step = progress or (lambda label, done, total: None)
+    try:
+        with transaction.atomic():
+            lock_ratings()
+            _tree(tree, report, step)
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        pass
+    report.elapsed = time.perf_counter() - started
+    return report
+
+
+def _tree_state() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
+    """(name, parent code) of every organisation and (name, organisation code) of every club."""
+    organisations = {
+        code: (name, parent or "")
+        for code, name, parent in Organisation.objects.values_list("code", "name", "parent__code")
+    }
+    clubs = {
+        zps: (name, code) for zps, name, code in Club.objects.values_list("zps", "name", "organisation__code")
+    }
+    return organisations, clubs
+
+
+def _tree(tree: DsbList, report: ImportReport, step: Callable[[str, int, int], None]) -> None:
+    total = 3
+    step(_("Verbände"), 0, total)
+    organisations_before, clubs_before = _tree_state()
+    orgs = _organisations(tree, report)
+    step(_("Vereine"), 1, total)
+    _clubs(tree, orgs, report)
+    step(_("Bericht"), 2, total)
+    organisations_after, clubs_after = _tree_state()
+    parent_label = pgettext("Verbandsbaum", "übergeordnet")
+    for federation in tree.federations:
+        _tree_row(
+            report, federation.line, federation.code, federation.name, parent_label,
+            organisations_before.get(federation.code), organisations_after.get(federation.code),
+        )  # fmt: skip
+    for club in tree.clubs:
+        _tree_row(
+            report, club.line, club.zps, club.name, _("Verband"),
+            clubs_before.get(club.zps), clubs_after.get(club.zps),
+        )  # fmt: skip
+    for problem in tree.problems:
+        report.add(REJECTED, problem.line, "", "", _problem_text(problem))
+    for warning in tree.warnings:
+        report.add("warning", warning.line, "", "", _problem_text(warning))
+    report.items.sort(key=lambda item: (item.line is None, item.line or 0))
+    step(_("fertig"), total, total)
+
+
+def _tree_row(
+    report: ImportReport,
+    line: int,
+    code: str,
+    name: str,
+    parent_label: str,
+    before: tuple[str, str] | None,
+    after: tuple[str, str] | None,
+) -> None:
+    if after is None:
+        report.add(REJECTED, line, code, name, _("kein Verband, an dem der Verein hängen kann"))
+    elif before is None:
+        report.add(CREATED, line, code, after[0])
+    elif before == after:
+        report.add(UNCHANGED, line, code, after[0])
+    else:
+        changes = []
+        if before[0] != after[0]:
+            changes.append(f"{_('Name')}: {before[0]} → {after[0]}")
+        if before[1] != after[1]:
+            changes.append(f"{parent_label}: {before[1] or '–'} → {after[1] or '–'}")
+        report.add(UPDATED, line, code, after[0], "; ".join(changes))
+
+
+def tree_summary_line(*, summary: dict[str, Any]) -> str:
+    """The report's line of an organisation tree's import (command output)."""
+    return (
+        _(
+            "Verbandsbaum: %(rows)d Zeilen, %(created)d angelegt, %(updated)d geändert, "
+            "%(unchanged)d unverändert, %(rejected)d abgelehnt; Verbände neu: %(organisations_created)d, "
+            "Vereine neu: %(clubs_created)d (%(elapsed).1f s)."
+        )
+        % summary
+    )
+
+
 # Birth years changed in more tournaments than this: a full recalculation instead of a replay from the
 # earliest of them holding every one of those tournaments at once.
 FULL_RECALCULATION_AFTER = 2_000
@@ -1101,7 +1212,8 @@ def list_import_run(
     )
     list_import.as_of = report.as_of
     summary = report.summary()
-    if not report.dry_run:  # the Abgleich, after the import's commit (services/official_comparison.py)
+    # The Abgleich, after the import's commit (services/official_comparison.py); a tree has no players.
+    if not report.dry_run and report.generation != TREE_GENERATION:
         progress(pgettext("Abgleich", "Abgleich"), 7, 7)
         summary["abgleich"] = list_import_compare(list_import=list_import)
     list_import.refresh_from_db(fields=["done", "total"])

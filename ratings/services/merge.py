@@ -22,6 +22,7 @@ from ratings.models import (
     Evaluation,
     Game,
     Membership,
+    MergedKey,
     OfficialRating,
     Player,
     RatingAdjustment,
@@ -177,6 +178,11 @@ def _merge(*, keep: Player, drop: Player, user: Actor, dry_run: bool) -> MergeRe
     filled = [name for name in FILLED if not getattr(keep, name) and getattr(drop, name)]
     values = {name: getattr(drop, name) for name in filled}
     drop_pk, drop_repr = drop.pk, str(drop)
+    # His old address answers with a redirect to the kept player: his key, and every key merged into him
+    # before (a chain A → B → C resolves in one step), now point at ``keep``.
+    MergedKey.objects.filter(player=drop).update(player=keep)
+    MergedKey.objects.filter(key=keep.key).delete()  # the kept player's own key is his, not an alias
+    MergedKey.objects.update_or_create(key=drop.key, defaults={"player": keep})
     drop.delete()
     for name, value in values.items():
         setattr(keep, name, value)

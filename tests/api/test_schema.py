@@ -117,7 +117,7 @@ def test_not_found_under_api_is_json_with_cors(client, db, url):
 
 def test_other_methods_are_a_json_405(client, e2):
     response = client.delete(reverse("ratings:api-player", args=[e2["player"].key]))
-    assert response.status_code == 405 and response["Allow"] == "GET, HEAD"
+    assert response.status_code == 405 and response["Allow"] == "GET, HEAD, OPTIONS"
     assert response.json()["status"] == 405
 
 

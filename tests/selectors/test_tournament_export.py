@@ -173,6 +173,7 @@ def test_csv_neutralises_formula_cells():
         "Name",
         "Verein",
         "DWZ alt",
+        "Index alt",
         "Punkte",
         "Partien",
         "We",
@@ -180,10 +181,11 @@ def test_csv_neutralises_formula_cells():
         "Leistung",
         "Niveau",
         "DWZ neu",
+        "Index neu",
         "±",
     ]
     evil = next(r for r in rows if str(r[1]).startswith("'="))
-    assert evil[2] == "'=HYPERLINK(1)" and evil[4] == "6"
+    assert evil[2] == "'=HYPERLINK(1)" and evil[5] == "6"
 
 
 def test_download_and_print_pages(client):
@@ -193,7 +195,9 @@ def test_download_and_print_pages(client):
     assert read_trf(response.content).rounds == 10
     response = client.get(reverse("ratings:tournament-evaluation-csv", args=[tournament.pk]))
     text = response.content.decode("utf-8-sig")
-    assert text.splitlines()[0] == "Nr.;Name;Verein;DWZ alt;Punkte;Partien;We;E/K;Leistung;Niveau;DWZ neu;±"
+    assert text.splitlines()[0] == (
+        "Nr.;Name;Verein;DWZ alt;Index alt;Punkte;Partien;We;E/K;Leistung;Niveau;DWZ neu;Index neu;±"
+    )
     page = client.get(reverse("ratings:tournament-print", args=[tournament.pk])).content.decode()
     assert 'id="evaluation-print"' in page and "mattderkuerschner" in page
     page = client.get(reverse("ratings:tournament-print-crosstable", args=[tournament.pk])).content.decode()

@@ -18,7 +18,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ratings.formats.dsb_list import ListError, read_list
+from ratings.formats.dsb_list import DsbList, ListError, read_list
+from ratings.formats.organisation_tree import GENERATION as TREE_GENERATION
+from ratings.management.commands.import_organisations import tree_report
 from ratings.management.commands.recalculate import ProgressBar
 from ratings.models import ListImport, ListImportStatus
 from ratings.services.dsb_list import (
@@ -62,13 +64,11 @@ class Command(BaseCommand):
         umstufung = options["umstufung"] == "2026"
         if umstufung and as_of not in (None, UMSTUFUNG_DATE):
             raise CommandError(_("--umstufung 2026 gilt für den Stand 2026-06-08."), returncode=2)
-        try:
-            dsb_list = read_list(options["path"], limits=list_limits())
-        except ListError as exc:
-            message = _(exc.template) % exc.params if exc.params else _(exc.template)
-            raise CommandError(message + " " + _("Nichts importiert."), returncode=2) from exc
-        except OSError as exc:
-            raise CommandError(f"{options['path']}: {exc}", returncode=2) from exc
+        dsb_list = _read(options["path"])
+        if umstufung and dsb_list.generation == TREE_GENERATION:
+            raise CommandError(
+                _("--umstufung 2026 gilt für eine DWZ-Liste, nicht den Verbandsbaum."), returncode=2
+            )
         bar = ProgressBar(sys.stderr, _("Import"))
         report = dsb_list_import(
             dsb_list=dsb_list,
@@ -77,6 +77,9 @@ class Command(BaseCommand):
             umstufung=umstufung,
             progress=lambda label, done, total: bar(done, total),
         )
+        if report.generation == TREE_GENERATION:  # the organisation tree alone: import_organisations' output
+            tree_report(self, report, path=options["path"], report_file=options["report"])
+            return
         for item in report.items:
             if item.outcome in SHOWN:
                 line = _("Zeile %(line)d") % {"line": item.line} if item.line else "-"
@@ -110,6 +113,16 @@ class Command(BaseCommand):
             raise CommandError(
                 _("Einige Zeilen wurden abgelehnt; die übrigen sind importiert."), returncode=1
             )
+
+
+def _read(path: str) -> DsbList:
+    try:
+        return read_list(path, limits=list_limits())
+    except ListError as exc:
+        message = _(exc.template) % exc.params if exc.params else _(exc.template)
+        raise CommandError(message + " " + _("Nichts importiert."), returncode=2) from exc
+    except OSError as exc:
+        raise CommandError(f"{path}: {exc}", returncode=2) from exc
 
 
 def _record(report, path: str, *, umstufung: bool) -> str:

@@ -364,6 +364,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--no-federation", action="store_true", help="only the demo logins")
+        parser.add_argument(
+            "--site",
+            default="http://127.0.0.1:8000/",
+            help="the address printed after the logins (make run passes its HOST and PORT)",
+        )
 
     def handle(self, *args, **options) -> None:
         user_model = get_user_model()
@@ -402,5 +407,5 @@ class Command(BaseCommand):
                 officer.save()
             OfficerScope.objects.get_or_create(user=officer, organisation=org, club=club)
             self.stdout.write(f"  {description}:  {login} / {secret}")
-        self.stdout.write("Site: http://127.0.0.1:8000/")
+        self.stdout.write(f"Site: {options['site']}")
         self.stdout.write("")

@@ -33,6 +33,9 @@ class CalculatorForm(forms.Form):
         required=False,
         min_value=0,
         max_value=999,
+        help_text=_(
+            "Die Zahl nach dem Bindestrich (1650-23: 23). Leer: gerechnet wird mit mehr als 10 Auswertungen."
+        ),
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "placeholder": "20"}),
     )
     birth_year = forms.IntegerField(

@@ -336,7 +336,7 @@ class RatingListTable(LeanTable):
                     ranks.get(row[3], ""),
                     clubs.get(row[0], ""),
                     f"{row[1]}, {row[2]}" if row[2] else row[1],
-                    (row[last].isoformat() if row[last] else "") if last is not None else "",
+                    (row[last] or "") if last is not None else "",  # a date: XLSX date cell, CSV ISO text
                 )
                 yield ["" if v is None else v for v in pick(full)]
 

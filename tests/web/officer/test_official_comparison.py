@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import re
 
 import pytest
 from django.db import connection
@@ -72,8 +73,10 @@ def test_the_csv_holds_the_same_rows(login, users, planted):
     assert table[0] == [
         "Spieler",
         "Schlüssel",
-        "DSB DWZ-Index",
-        "dwzsite DWZ-Index",
+        "DSB DWZ",
+        "DSB Index",
+        "dwzsite DWZ",
+        "dwzsite Index",
         "KW",
         "Ursache",
         "Turnier(e)",
@@ -81,11 +84,16 @@ def test_the_csv_holds_the_same_rows(login, users, planted):
     ]
     body = table[1:]
     assert len(body) == OfficialDifference.objects.count()
-    assert {row[5] for row in body} == {"hier mehr", "beim DSB mehr", "Kette"}
+    assert {row[7] for row in body} == {"hier mehr", "beim DSB mehr", "Kette"}
     missing = planted.world.tournaments[planted.missing]
-    assert any(row[6] == f"T12 ({missing.end_date:%d.%m.%Y})" for row in body)
-    assert any(row[6].startswith("T02 (") for row in body)
-    assert all(row[4] == "" or "/" in row[4] for row in body)  # KW 48/2025
+    assert any(row[8] == f"T12 ({missing.end_date:%d.%m.%Y})" for row in body)
+    assert any(row[8].startswith("T02 (") for row in body)
+    # Nothing a German spreadsheet would open as a date: DWZ and index apart, the week as 2025-W48.
+    assert all(re.fullmatch(r"[0-9]{4}-W[0-9]{2}", row[6]) or row[6] == "" for row in body)
+    for row in body:
+        for cell in row[2:6]:
+            assert cell == "" or cell.isdigit(), row
+    assert any(row[2] and row[4] for row in body)
 
 
 def test_the_csv_follows_the_filter_and_keeps_formulas_out(login, users, planted):
@@ -95,7 +103,7 @@ def test_the_csv_follows_the_filter_and_keeps_formulas_out(login, users, planted
     client = login(users["officer_lv"])
     url = reverse("ratings:official-comparison-csv", args=[planted.list_import.pk]) + "?ursache=dsb_extra"
     body = csv_rows(client.get(url))[1:]
-    assert len(body) == 4 and {row[5] for row in body} == {"beim DSB mehr"}
+    assert len(body) == 4 and {row[7] for row in body} == {"beim DSB mehr"}
     assert any(row[0].startswith("'=HYPERLINK(1)") for row in body)
 
 
@@ -249,4 +257,4 @@ def test_the_page_and_csv_in_english(login, users, planted):
     assert "Comparison with the DSB list of 01.12.2025" in html
     assert "more here" in html and "more at the DSB" in html and "chain" in html
     csv_response = client.get(reverse("ratings:official-comparison-csv", args=[planted.list_import.pk]))
-    assert csv_rows(csv_response)[0][4:7] == ["Week", "Cause", "Tournament(s)"]
+    assert csv_rows(csv_response)[0][6:9] == ["Week", "Cause", "Tournament(s)"]

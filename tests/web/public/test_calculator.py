@@ -135,3 +135,31 @@ def test_calculator_garbage_management_form_never_raises(client):
 
 def test_calculator_preview_rejects_get(client):
     assert client.get(reverse("ratings:calculator-preview")).status_code == 405
+
+
+def test_calculator_without_index_assumes_more_than_ten_evaluations_and_says_so(client):
+    """Issue 32: an empty index was taken as 0 (K 60, twice the usual change). The same game as above
+    without an index: index 11 assumed (column >10, K 28 -> 1614), and the page names the assumption."""
+    data = payload(dwz="1600", birth_year="1990", end_date="2026-09-20", opponents=[("1600", "1")])
+    html = client.post(reverse("ratings:calculator-preview"), data).content.decode()
+    assert 'id="calc-coefficient">28,0<' in html
+    assert 'id="calc-new">1614<' in html  # no index shown as if it were known
+    assert 'id="calc-assumed-index"' in html and "gerechnet mit Index 11" in html
+    assert "Index angenommen: 11" in html
+    # Classic: E0 = 21.55 -> 22 with the index cap min(30, 5 * 11) = 30 not reached: 1617 as with idx 20.
+    data["end_date"] = "2025-09-20"
+    html = client.post(reverse("ratings:calculator-preview"), data).content.decode()
+    assert 'id="calc-coefficient">22<' in html and 'id="calc-new">1617<' in html
+
+
+def test_calculator_keeps_an_index_typed_as_zero(client):
+    """An index typed as 0 is the player's own value: K 60 (WO 2026 column 1), no assumption named."""
+    data = payload(dwz="1600", index="0", birth_year="1990", end_date="2026-09-20", opponents=[("1600", "1")])
+    html = client.post(reverse("ratings:calculator-preview"), data).content.decode()
+    assert 'id="calc-coefficient">60,0<' in html and 'id="calc-new">1630-1<' in html
+    assert "calc-assumed-index" not in html
+
+
+def test_calculator_index_help_says_what_an_empty_index_means(client):
+    html = client.get(reverse("ratings:calculator")).content.decode()
+    assert "Leer: gerechnet wird mit mehr als 10 Auswertungen." in html

@@ -5,12 +5,16 @@ live formula (OWASP "CSV injection").
 """
 
 import csv
+import datetime
 import io
 import json
+import re
 
 import openpyxl
+import openpyxl.utils
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from ratings.exports import spreadsheet_safe
 from tests.builders import make_player
@@ -159,3 +163,66 @@ def test_streamed_german_csv_keeps_negative_decimals_as_numbers():
     rows = [[Decimal("-0.5"), -3, "-x", Decimal("1.5")]]
     assert list(_safe_rows(rows, german=True)) == [["-0,5", -3, "'-x", "1,5"]]
     assert list(_safe_rows(rows, german=False)) == [[Decimal("-0.5"), -3, "'-x", Decimal("1.5")]]
+
+
+# A cell a German Excel opens as a date: "1958-5" (May 1958), "48/2025", "5/2026", "12.3".
+DATE_LIKE = re.compile(r"[0-9]{1,4}[-/.][0-9]{1,4}([-/.][0-9]{1,4})?")
+
+
+def test_evaluation_csv_keeps_dwz_and_index_apart(client, e2):
+    """Issue 32: "1859-4" in one cell opened as a date; DWZ and index are numbers in columns of their own,
+    as in the rating list's CSV."""
+    url = reverse("ratings:tournament-evaluation-csv", args=[e2["tournament"].pk])
+    header, *rows = _german_rows(client.get(url).content)
+    assert header[header.index("DWZ alt") + 1] == "Index alt"
+    assert header[header.index("DWZ neu") + 1] == "Index neu"
+    hans = next(r for r in rows if r[header.index("Name")] == "Müller, Hans")
+    assert [hans[header.index(c)] for c in ("DWZ alt", "Index alt", "DWZ neu", "Index neu", "±")] == [
+        "1850",
+        "3",
+        "1859",
+        "4",
+        "+9",
+    ]
+    assert hans[header.index("We")] == "2,776"
+    for row in rows:
+        assert not [cell for cell in row if DATE_LIKE.fullmatch(cell)], row
+
+
+def test_xlsx_export_has_dates_a_frozen_bold_header_a_filter_and_widths(client, e2):
+    """Issue 32: dates are dates (a German date format), the header row is bold and frozen and carries an
+    autofilter over the whole list, and every column is as wide as what it holds."""
+    response = client.get("/ranglisten/", {"_export": "xlsx"})
+    assert response.status_code == 200
+    sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
+    header = [cell.value for cell in sheet[1]]
+    assert all(cell.font.bold for cell in sheet[1]) and not any(cell.font.bold for cell in sheet[2])
+    assert sheet.freeze_panes == "A2"
+    last_column = openpyxl.utils.get_column_letter(len(header))
+    assert sheet.auto_filter.ref == f"A1:{last_column}{sheet.max_row}"
+    assert sheet.max_row == 1 + 6  # Hans and his five opponents
+    row = next(r for r in sheet.iter_rows(min_row=2) if r[header.index("Name")].value == "Müller, Hans")
+    last = row[header.index("Letzte Auswertung")]
+    assert last.is_date and last.value.date() == datetime.date(2019, 5, 12)
+    assert last.number_format == "dd.mm.yyyy"
+    widths = {name: sheet.column_dimensions[openpyxl.utils.get_column_letter(i)].width for i, name in
+              enumerate(header, start=1)}  # fmt: skip
+    assert widths["Name"] >= len("Müller, Hans") and widths["Letzte Auswertung"] >= len("Letzte Auswertung")
+    assert all(6 <= w <= 45 for w in widths.values())
+    # The CSV keeps the date as ISO text, which every spreadsheet reads as a date.
+    header, *rows = _german_rows(client.get("/ranglisten/", {"_export": "csv"}).getvalue())
+    hans = next(r for r in rows if r[header.index("Name")] == "Müller, Hans")
+    assert hans[header.index("Letzte Auswertung")] == "2019-05-12"
+
+
+def test_xlsx_of_an_empty_list_and_many_columns():
+    """The writer alone: no rows still makes a valid sheet; column letters run past Z."""
+    from ratings.exports import _column_letter, _xlsx_bytes
+
+    assert [_column_letter(n) for n in (1, 26, 27, 52, 703)] == ["A", "Z", "AA", "AZ", "AAA"]
+    book = openpyxl.load_workbook(io.BytesIO(_xlsx_bytes(["A", "B"], [], title="leer")))
+    assert book.active.auto_filter.ref == "A1:B1" and book.active.freeze_panes == "A2"
+    header = [f"c{i}" for i in range(30)]
+    data = _xlsx_bytes(header, [[datetime.date(2026, 6, 8)] * 30], title="breit")
+    sheet = openpyxl.load_workbook(io.BytesIO(data)).active
+    assert sheet.auto_filter.ref == "A1:AD2" and sheet["AD2"].value == datetime.datetime(2026, 6, 8)

@@ -51,4 +51,5 @@ def test_print_and_csv_show_the_entry_rating_and_no_dwz(client, tournament_with_
     assert "(1554)" in row and "Nichtmitglied" in row and "1554-12" not in row
     csv = client.get(reverse("ratings:tournament-evaluation-csv", args=[t.pk])).content.decode("utf-8-sig")
     line = next(line for line in csv.splitlines() if "Gast" in line)
-    assert ";(1554);" in line and line.endswith(";Nichtmitglied;")
+    # No "(1554)" cell, which a spreadsheet opens as -1554: the rating his opponents met is named in words.
+    assert ";(1554);" not in line and ";Nichtmitglied (1554);" in line and "1554-12" not in line

@@ -130,8 +130,10 @@ def comparison_detail(request: HttpRequest, pk: int) -> HttpResponse:
 CSV_HEADER = (
     gettext_lazy("Spieler"),
     gettext_lazy("Schlüssel"),
-    gettext_lazy("DSB DWZ-Index"),
-    gettext_lazy("dwzsite DWZ-Index"),
+    gettext_lazy("DSB DWZ"),
+    gettext_lazy("DSB Index"),
+    gettext_lazy("dwzsite DWZ"),
+    gettext_lazy("dwzsite Index"),
     pgettext_lazy("Abgleich", "KW"),
     pgettext_lazy("Abgleich", "Ursache"),
     pgettext_lazy("Abgleich", "Turnier(e)"),
@@ -140,20 +142,28 @@ CSV_HEADER = (
 
 
 def _csv_row(row: OfficialDifference) -> list:
+    """One difference for German spreadsheets: DWZ and index in columns of their own (numbers; "1958-5" in
+    one cell opens as a date), the week as ``2025-W48`` (``48/2025`` or ``5/2026`` would be a date too)."""
     names = ", ".join(
         f"{t['name']} ({datetime.date.fromisoformat(t['date']).strftime('%d.%m.%Y')})"
         for t in row.tournaments
     )
+    official = (row.official_dwz, row.official_index) if row.official_dwz is not None else ("", "")
+    ours = (row.our_dwz, row.our_index) if row.our_dwz is not None else ("", "")
     return [
         row.player.name,
         row.player.key,
-        _value(row.official_dwz, row.official_index),
-        _value(row.our_dwz, row.our_index),
-        _week(row.official_week),
+        *official,
+        *ours,
+        _csv_week(row.official_week),
         row.get_cause_display(),
         names,
         row.message,
     ]
+
+
+def _csv_week(week: str) -> str:
+    return f"{week[:4]}-W{week[4:]}" if week_end(week) else week
 
 
 @officer_required

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 SELF_ID = "me"
 PREFIX = "opp"
+# A DWZ without its index: the rules read a missing index as 0 (spec §2), which in the calculator doubles the
+# change (WO 2026 K 60 instead of 28; classic E 5). Someone who knows his DWZ but not its index has almost
+# always more than ten evaluations behind it, so the calculator assumes that, and says so (issue 32).
+ASSUMED_INDEX = 11
 _RESULT_CODE = {1000: Result.WHITE_WINS, 500: Result.DRAW, 0: Result.BLACK_WINS}
 
 
@@ -33,6 +37,7 @@ class CalculatorOutcome:
     edition: str
     edition_label: str
     games: int  # rows entered (every row is a counted game for a rated player)
+    assumed_index: int | None = None  # the index assumed for a DWZ given without one
 
     @property
     def coefficient_label(self) -> str:
@@ -52,9 +57,10 @@ def run_calculation(form: CalculatorForm, formset) -> CalculatorOutcome | None:
     if not opponents:
         return None
     data = form.cleaned_data
-    me = PlayerInput(
-        id=SELF_ID, birth_year=data.get("birth_year"), dwz=data.get("dwz"), index=data.get("index")
-    )
+    index, assumed = data.get("index"), None
+    if data.get("dwz") is not None and index is None:
+        index = assumed = ASSUMED_INDEX
+    me = PlayerInput(id=SELF_ID, birth_year=data.get("birth_year"), dwz=data.get("dwz"), index=index)
     players = [me]
     games = []
     for number, (rating, score) in enumerate(opponents, start=1):
@@ -67,6 +73,7 @@ def run_calculation(form: CalculatorForm, formset) -> CalculatorOutcome | None:
         edition=result.edition,
         edition_label=str(Edition(result.edition).label),
         games=len(opponents),
+        assumed_index=assumed,
     )
 
 

@@ -6,8 +6,9 @@ Plain views without login. Reads go through ``ratings.selectors``; nothing here 
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
@@ -19,6 +20,11 @@ from ratings.web.public.presenters import evaluation_rows, standings_context
 # Above this many players a tournament's page leaves the games (progress table, scoresheets: three quarters
 # of a 300-player Swiss's 1 MB) to a request of their own (``tournament_games``).
 LAZY_GAMES_FROM = 60
+
+
+def _with_query(url: str, request: HttpRequest) -> str:
+    query = request.META.get("QUERY_STRING", "")
+    return f"{url}?{query}" if query else url
 
 
 def card_panels(request: HttpRequest, *, player) -> list[dict]:
@@ -34,6 +40,11 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
     chart of the whole history."""
     player = players.player(key=key)
     if player is None:
+        kept = players.merged_into(key=key)
+        if kept is not None:  # merged into another record: his card lives there now
+            return HttpResponsePermanentRedirect(
+                _with_query(reverse("ratings:player-detail", args=[kept]), request)
+            )
         raise Http404(_("Diesen Spieler gibt es nicht."))
     try:
         page = int(request.GET.get("page", 1))
