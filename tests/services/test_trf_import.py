@@ -323,7 +323,7 @@ def test_command_several_files_nothing_saved_if_one_is_bad(tmp_path):
     bad.write_bytes(b"nothing here\n")
     with pytest.raises(CommandError) as exc:
         _call(LICHESS, bad, "--create-unknown")
-    assert "Keine Spielersätze" in str(exc.value)
+    assert "Keine TRF-Datei" in str(exc.value)
     assert Tournament.objects.count() == 0
 
 
