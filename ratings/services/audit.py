@@ -20,9 +20,10 @@ from django.db import transaction
 from ratings.models.adjustment import RatingAdjustment
 from ratings.models.audit import AuditAction as AuditAction  # used by the services as audit.AuditAction
 from ratings.models.audit import AuditEvent, AuditObjectType
-from ratings.models.officer import TournamentEntryMode, TournamentMode
+from ratings.models.officer import TournamentEntryMode
 from ratings.models.player import Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
+from ratings.selectors.officer_results import inferred_mode
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -113,8 +114,12 @@ def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
         .order_by("start_rank", "pk")
     )
     games = Game.objects.filter(tournament=tournament).order_by("round", "board", "pk")
+    games = list(games)
     mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
-    mode = mode or TournamentMode.ROUND_ROBIN  # no row: the entry pages treat it as a round robin
+    if not mode:  # no row (seeded, imported): the mode the entry pages infer, not a round robin by default
+        mode = inferred_mode(
+            games=[(g.white_id, g.black_id, g.result) for g in games], seated=[e.player_id for e in entries]
+        )
     return {
         "id": tournament.pk,
         "version": tournament.version,

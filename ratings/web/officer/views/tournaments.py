@@ -328,11 +328,13 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
     except TournamentGone:  # deleted while the page was read
         return tournament_gone(request)
     players = result_reads.seated_ids(tournament=tournament)
+    game_count, bye_count = reads.game_counts(tournament=tournament)
     context |= {
         "later_background": background,
         "tournament": tournament,
         "player_count": len(players),
-        "game_count": reads.game_count(tournament=tournament),
+        "game_count": game_count,
+        "bye_count": bye_count,
         "evaluated_count": reads.evaluated_count(tournament=tournament),
         "later_count": len(later),
         "later": reads.tournaments_by_date(pks=later[:10]),
