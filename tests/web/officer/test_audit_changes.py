@@ -177,7 +177,7 @@ def test_admin_tournament_edit_records_the_real_diff(client, users, tournament, 
     assert event.username == "admin"
     assert event.changes["head"]["name"] == ["Vereinsmeisterschaft", "VM 2024"]
     assert event.changes["head"]["end_date"] == ["2024-03-10", "2024-03-12"]
-    assert event.changes["games_added"] == ["R2: Berta, Test – Carl, Test 0-1"]
+    assert event.changes["games_added"] == ["R2/B1: Berta, Test – Carl, Test 0-1"]
     assert "games_removed" not in event.changes
     assert len(event.snapshot["games"]) == 2
     html = trail(users["officer_a"], tournament=tournament)
@@ -204,7 +204,7 @@ def test_admin_tournament_create_is_a_create_with_everything_added(client, users
     assert event.action == AuditAction.CREATE
     assert event.changes["head"]["name"] == [None, "Blitz"]
     assert event.changes["entries_added"] == ["Anton, Test", "Berta, Test"]
-    assert event.changes["games_added"] == ["R1: Anton, Test – Berta, Test 1-0"]
+    assert event.changes["games_added"] == ["R1/B1: Anton, Test – Berta, Test 1-0"]
 
 
 def _player_admin_data(p: Player, **fields) -> dict:
