@@ -46,6 +46,11 @@ def save_event(*, tournament_id: int, version: int) -> AuditEvent | None:
     return _saves(tournament_id).filter(snapshot__version=version).order_by("-pk").first()
 
 
+def tournament_save(*, tournament_id: int, pk: int) -> AuditEvent | None:
+    """The save row ``pk`` of a tournament (None if it is none of its saves)."""
+    return _saves(tournament_id).filter(pk=pk).first()
+
+
 def version_before(*, event: AuditEvent) -> AuditEvent | None:
     """The audit row holding the state a tournament had before the save ``event`` recorded: the save of the
     version before it (None for a creation, a restored deletion or a row without a snapshot)."""

@@ -6,10 +6,11 @@ from __future__ import annotations
 from django.http import HttpRequest
 
 from ratings import permissions
-from ratings.selectors.audit import audit_trail
+from ratings.selectors.audit import audit_trail, restorable_saves
 from ratings.selectors.official_stored import latest_verdicts
 from ratings.selectors.tournament_states import tournament_states
 from ratings.web.audit_display import with_lines
+from ratings.web.officer.presenters import with_restore_links
 
 
 def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict | None:
@@ -33,4 +34,7 @@ def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict
             "state": tournament_states(tournaments=[tournament]).get(tournament.pk) if manages else None,
         }
         panel["verdict"] = latest_verdicts(tournament_ids=[tournament.pk]).get(tournament.pk)
+        if panel["links"]["correctable"]:  # "Fassung davor wiederherstellen" beside each save it may undo
+            restorable = restorable_saves(tournament_id=tournament.pk)
+            with_restore_links(panel["trail"], tournament_id=tournament.pk, restorable=restorable)
     return panel
