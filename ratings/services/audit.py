@@ -109,8 +109,7 @@ def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
         .select_related("player")
         .order_by("start_rank", "pk")
     )
-    games = Game.objects.filter(tournament=tournament).order_by("round", "board", "pk")
-    games = list(games)
+    games = list(Game.objects.filter(tournament=tournament).order_by("round", "board", "pk"))
     mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
     if not mode:  # no row (seeded, imported): the mode the entry pages infer, not a round robin by default
         mode = inferred_mode(
@@ -196,7 +195,8 @@ class GameChange:
         pair = f"{self.white} – {self.black if self.black is not None else '–'}"
         if self.old is not None and self.new is not None:
             return f"{where}: {pair} {result_text(self.old)} → {result_text(self.new)}"
-        return f"{where}: {pair} {result_text(self.new if self.old is None else self.old)}"
+        shown = self.new if self.old is None else self.old
+        return f"{where}: {pair} {result_text(shown or '')}"
 
 
 def result_text(code: str) -> str:

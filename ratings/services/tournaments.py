@@ -271,7 +271,10 @@ def _check_restorable(snap: dict[str, Any], *, tournament_id: int | None) -> Non
     """A snapshot can be written back if its code is still free (but for the tournament itself) and all
     its players still exist (a merge or a deletion may have removed some)."""
     code = snap["head"].get("code")
-    if code and Tournament.objects.filter(code=code).exclude(pk=tournament_id).exists():
+    others = Tournament.objects.filter(code=code)
+    if tournament_id is not None:
+        others = others.exclude(pk=tournament_id)
+    if code and others.exists():
         raise ValidationError(_("Der Turniercode %(code)s ist inzwischen vergeben.") % {"code": code})
     player_ids = {e["player"] for e in snap["entries"]}
     missing = player_ids - set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
@@ -332,9 +335,9 @@ def tournament_restore_version(
         raise ValidationError(_("Für diese Änderung ist keine vorherige Fassung gespeichert."))
     snap = previous.snapshot
     tournament_id = event.tournament_ref
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        raise TournamentGone(tournament_id)
+    tournament = Tournament.objects.filter(pk=tournament_id).first() if tournament_id is not None else None
+    if tournament is None or tournament_id is None:
+        raise TournamentGone(tournament_id or 0)
     entries, games = _rows_from(snap)
 
     def write() -> None:

@@ -23,18 +23,20 @@ def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict
     if not permissions.is_officer(user):
         return {"show": False, "links": {"show": False}}
     trail = audit_trail(tournament_id=getattr(tournament, "pk", None), player_id=getattr(player, "pk", None))
-    panel = {"show": True, "trail": with_lines(trail), "links": {"show": False}}
+    lines = with_lines(trail)
+    panel = {"show": True, "trail": lines, "links": {"show": False}}
     if tournament is not None:
         manages = permissions.can_manage_tournament(user, tournament)
+        correctable = manages and permissions.may_correct(user, tournament)
         panel["links"] = {
             "show": manages,
-            "correctable": manages and permissions.may_correct(user, tournament),
+            "correctable": correctable,
             "window_message": permissions.outside_window_message(),
             "tournament": tournament,
             "state": tournament_states(tournaments=[tournament]).get(tournament.pk) if manages else None,
         }
         panel["verdict"] = latest_verdicts(tournament_ids=[tournament.pk]).get(tournament.pk)
-        if panel["links"]["correctable"]:  # "Fassung davor wiederherstellen" beside each save it may undo
+        if correctable:  # "Fassung davor wiederherstellen" beside each save it may undo
             restorable = restorable_saves(tournament_id=tournament.pk)
-            with_restore_links(panel["trail"], tournament_id=tournament.pk, restorable=restorable)
+            with_restore_links(lines, tournament_id=tournament.pk, restorable=restorable)
     return panel

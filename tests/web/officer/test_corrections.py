@@ -107,6 +107,14 @@ def test_restore_page_shows_the_cells_old_to_new_and_the_report_the_result_diff(
     edit = client.get(reverse("ratings:tournament-edit", args=[tournament.pk])).content.decode()
     assert f'href="{_restore_url(tournament, correction)}"' in edit
     assert "Ergebnisse geändert (1): R1/B1: Anton, Test – Berta, Test 1-0 → 0-1" in edit
+    public = client.get(reverse("ratings:tournament-detail", args=[tournament.pk])).content.decode()
+    assert f'href="{_restore_url(tournament, correction)}"' in public  # the trail on the public page too
+    visitor = login(users["officer_b"])  # may not correct it: no link
+    assert (
+        "restore-version"
+        not in visitor.get(reverse("ratings:tournament-detail", args=[tournament.pk])).content.decode()
+    )
+    client = login(users["officer_a"])
     page = client.get(_restore_url(tournament, correction)).content.decode()
     assert "Runde 1, Brett 1</span>: Anton, Test – Berta, Test" in page
     assert "<del>0-1</del> → <strong>1-0</strong>" in page
