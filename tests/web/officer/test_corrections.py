@@ -2,13 +2,16 @@
 tournament page does, the report after a save shows the tournament's own changes (cells old → new), and an
 earlier version can be restored through the services."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 
 from ratings.models import Game, Player, Tournament, TournamentEntry
 from ratings.models.audit import AuditAction
+from ratings.models.officer import TournamentMode
 from ratings.selectors.audit import save_event, version_before
-from ratings.services import tournament_save_results
+from ratings.services import tournament_create, tournament_save_results
 from tests.builders import head_data
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +165,50 @@ def test_restore_refusals_are_pages_not_errors(login, users, tree, tournament, p
     assert response.status_code == 200
     assert "Spieler fehlen inzwischen: Weg, Willi" in response.content.decode()
     assert Tournament.objects.get(pk=tournament.pk).version == version
+
+
+def test_report_after_publishing_a_draft_lists_the_new_pairings(login, users, tree, players):
+    """The rounds screen's "Speichern und auswerten" ends on the same report, with this save's changes."""
+    swiss = Tournament(
+        name="Schnellschach-Open",
+        start_date=datetime.date(2024, 5, 1),
+        end_date=datetime.date(2024, 5, 1),
+        rounds=3,
+        organiser_club=tree["club_a"],
+    )
+    tournament_create(tournament=swiss, mode=TournamentMode.SWISS, user=users["officer_a"])
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-participants", args=[swiss.pk])
+    client.post(url, {"lines": "\n".join(p.key for p in players)})
+    round_url = reverse("ratings:tournament-round", args=[swiss.pk, 1])
+    client.post(round_url, {"line": "1 2 1"})
+    client.post(round_url, {"line": "3 +"})
+    response = client.post(reverse("ratings:tournament-draft-publish", args=[swiss.pk]))
+    assert response["Location"] == reverse("ratings:officer-report")
+    report = client.get(response["Location"]).content.decode()
+    assert "Änderungen am Turnier" in report
+    assert "3 hinzu: Anton, Test; Berta, Test; Carl, Test" in report
+    assert "Runde 1, Brett 1</span>: Anton, Test – Berta, Test" in report
+    assert "Runde 1, Brett 2</span>: Carl, Test (spielfrei)" in report
+    assert "Turnierart" not in report  # created as Swiss, published as Swiss
+    created = save_event(tournament_id=swiss.pk, version=1)
+    published = save_event(tournament_id=swiss.pk, version=2)
+    assert version_before(event=published) == created
+    assert f'href="{_restore_url(swiss, published)}"' in report  # back to the empty tournament
+
+
+def test_report_without_a_stored_state_before_shows_the_saves_own_lines(login, users, tournament, players):
+    """A tournament created outside the services (no "angelegt" row): the report shows the audit row's lines
+    and offers no restore."""
+    client = login(users["officer_a"])
+    client.post(
+        reverse("ratings:tournament-participants", args=[tournament.pk]),
+        {"lines": "\n".join(p.key for p in players)},
+    )
+    client.post(reverse("ratings:tournament-round", args=[tournament.pk, 1]), {"line": "1 2 1"})
+    client.post(reverse("ratings:tournament-round", args=[tournament.pk, 1]), {"line": "3 +"})
+    response = client.post(reverse("ratings:tournament-draft-publish", args=[tournament.pk]))
+    report = client.get(response["Location"]).content.decode()
+    assert "Teilnehmer hinzu (3): Anton, Test; Berta, Test; Carl, Test" in report
+    assert "R1/B1: Anton, Test – Berta, Test 1-0" in report
+    assert "restore-previous" not in report
