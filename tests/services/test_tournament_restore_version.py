@@ -92,7 +92,8 @@ def test_restore_the_version_before_a_correction(users, tournament, players, lat
     assert later.pk in report.tournaments
     assert ratings_verify() == []
     out = io.StringIO()
-    call_command("recalculate", "--verify", stdout=out)  # the command the brief names, exit 0
+    call_command("recalculate", "--verify", stdout=out)  # raises CommandError on any difference
+    assert "Gespeicherter Stand = Neuberechnung." in out.getvalue()
     event = _last_save(tournament)
     assert (event.action, event.user) == (AuditAction.RESTORE, officer)
     assert event.changes["games_changed"] == ["R1/B1: Anton, Test – Berta, Test 0-1 → 1-0"]
@@ -103,15 +104,21 @@ def test_restore_the_version_before_a_correction(users, tournament, players, lat
     assert ratings_verify() == []
 
 
-def test_head_and_type_come_back_too(users, tournament, players):
+def test_head_and_type_come_back_too(users, tournament, players, later):
     officer = users["officer_a"]
     _save(tournament, players, FIRST, officer)
+    first = _state(tournament)
     head = Tournament.objects.get(pk=tournament.pk)
     head.name, head.place = "VM 2024 (korrigiert)", "Esslingen"
+    head.end_date = datetime.date(2024, 7, 1)  # moved after the later tournament: the order changes
     tournament_save_head(tournament=head, mode=TournamentMode.SWISS, user=officer)
+    assert _state(tournament) != first
     renamed = _last_save(tournament)
     restored, _report = tournament_restore_version(event=renamed, user=officer)
     assert (restored.name, restored.place) == ("Vereinsmeisterschaft", "")
+    assert restored.end_date == datetime.date(2024, 3, 10)
+    assert _state(tournament) == first  # back in its place, every rating as before
+    assert ratings_verify() == []
     assert TournamentEntryMode.objects.get(tournament=tournament).mode == TournamentMode.ROUND_ROBIN
     changes = _last_save(tournament).changes
     assert changes["head"]["name"] == ["VM 2024 (korrigiert)", "Vereinsmeisterschaft"]
