@@ -1140,6 +1140,81 @@ def round_points(
     return table.get(code, Decimal(0))
 
 
+# --- reading: a file of another format ------------------------------------------------------------------
+
+_NOT_TRF = gettext_noop(
+    "Keine TRF-Datei: keine Zeile beginnt mit einer TRF-Satzkennung wie 001 (Spieler) oder 012 (Turniername)."
+)
+# What a foreign file looks like, by its first bytes (checked before decoding) or its first lines.
+_NOT_TRF_KINDS = {
+    "zip": gettext_noop(
+        "Keine TRF-Datei: die Datei ist ein ZIP-Archiv (etwa eine Excel- oder OpenDocument-Tabelle). "
+        "Bitte die TRF-Datei des Paarungsprogramms hochladen."
+    ),
+    "pdf": gettext_noop(
+        "Keine TRF-Datei: die Datei ist ein PDF-Dokument. "
+        "Bitte die TRF-Datei des Paarungsprogramms hochladen."
+    ),
+    "xls": gettext_noop(
+        "Keine TRF-Datei: die Datei ist eine Excel-Tabelle (XLS). "
+        "Bitte die TRF-Datei des Paarungsprogramms hochladen."
+    ),
+    "markup": gettext_noop(
+        "Keine TRF-Datei: die Datei sieht aus wie XML oder HTML (erste Zeile „%(first)s“). "
+        "TRF-Sätze beginnen mit einer Satzkennung wie 001 (Spieler) oder 012 (Turniername)."
+    ),
+    "csv": gettext_noop(
+        "Keine TRF-Datei: die Datei sieht aus wie eine CSV-Tabelle (Spalten getrennt durch „%(sep)s“, "
+        "erste Zeile „%(first)s“). TRF-Sätze beginnen mit einer Satzkennung wie 001 (Spieler) "
+        "oder 012 (Turniername)."
+    ),
+}
+_SIGNATURES = ((b"PK\x03\x04", "zip"), (b"%PDF", "pdf"), (b"\xd0\xcf\x11\xe0", "xls"))
+_RECORD_TAGS = frozenset(_HEAD_TAGS) | {"001"}
+
+
+def _is_record(line: str) -> bool:
+    """A line that starts with a TRF record code of the head or the players and a blank after it."""
+    return line[:3] in _RECORD_TAGS and line[3:4] in ("", " ", "\t")
+
+
+def _shown(line: str) -> str:
+    return line if len(line) <= 60 else line[:59] + "…"
+
+
+def _foreign_kind(text: str) -> Problem:
+    """The file-level problem of a text without any TRF record: what it looks like, where that is clear."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()][:5]
+    if not lines:
+        return Problem(None, _NOT_TRF)
+    first = lines[0]
+    if first.startswith("<"):
+        return Problem(None, _NOT_TRF_KINDS["markup"], {"first": _shown(first)})
+    for sep in (";", ",", "\t", "|"):
+        counts = {line.count(sep) for line in lines}
+        if len(counts) == 1 and counts != {0}:  # the same number of separators on every line: a table
+            shown = "Tab" if sep == "\t" else sep
+            return Problem(None, _NOT_TRF_KINDS["csv"], {"sep": shown, "first": _shown(first)})
+    return Problem(None, _NOT_TRF)
+
+
+def not_trf(data: bytes | str) -> Problem | None:
+    """Why ``data`` is no TRF file at all (another format: no line starts with a TRF record code), with a
+    hint of what it looks like (CSV, XML, PDF, a spreadsheet); None if it may be one."""
+    if isinstance(data, bytes):
+        kind = next((k for signature, k in _SIGNATURES if data.startswith(signature)), None)
+        if kind is not None:
+            return Problem(None, _NOT_TRF_KINDS[kind])
+        if b"\x00" in data:  # UTF-16 or binary: the reader names the control characters by line
+            return None
+        text = data.removeprefix(_BOM).decode("utf-8", "replace")
+    else:
+        text = data.removeprefix("\ufeff")
+    if any(_is_record(line) for line in text.splitlines()):
+        return None
+    return _foreign_kind(text)
+
+
 def read_trf(data: bytes | str, *, date_order: str = "") -> TrfTournament:
     """Read a TRF file. ``date_order`` ("dmy" or "mdy") decides dates like 08/04/2018 the file leaves open.
 
@@ -1147,6 +1222,9 @@ def read_trf(data: bytes | str, *, date_order: str = "") -> TrfTournament:
     """
     if date_order not in ("", "dmy", "mdy"):
         raise ValueError(date_order)
+    foreign = not_trf(data)
+    if foreign is not None:
+        raise TrfError([foreign])
     if isinstance(data, bytes):
         text, encoding, warnings = decode(data)
     else:

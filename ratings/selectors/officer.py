@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 
 from django.conf import settings
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet
 from django.utils.module_loading import import_string
 
 from ratings.models import Club, Evaluation, Game, OfficerScope, Player, Tournament, TournamentDraft
@@ -76,8 +76,12 @@ def last_round(*, tournament: Tournament) -> int | None:
     return Game.objects.filter(tournament=tournament).aggregate(m=Max("round"))["m"]
 
 
-def game_count(*, tournament: Tournament) -> int:
-    return Game.objects.filter(tournament=tournament).count()
+def game_counts(*, tournament: Tournament) -> tuple[int, int]:
+    """Its games with two players (forfeits included, as the tournament page counts them) and its byes."""
+    counts = Game.objects.filter(tournament=tournament).aggregate(
+        games=Count("pk", filter=Q(black__isnull=False)), byes=Count("pk", filter=Q(black__isnull=True))
+    )
+    return counts["games"], counts["byes"]
 
 
 def evaluated_count(*, tournament: Tournament) -> int:

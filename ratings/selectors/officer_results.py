@@ -3,13 +3,26 @@ and the participants' current clubs. One query per function, independent of the 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
+from ratings.formats import result_entry
 from ratings.models import Game, Membership, Player, Tournament, TournamentEntry
-from ratings.models.officer import TournamentEntryMode
+from ratings.models.officer import TournamentEntryMode, TournamentMode
 
 
 def entry_mode(*, tournament: Tournament) -> str | None:
     """The entry mode the officer chose (None for seeded or imported tournaments)."""
     return TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
+
+
+def inferred_mode(*, games: Sequence[tuple[int, int | None, str]], seated: Iterable[int]) -> str:
+    """The entry mode of a tournament without a stored one (seeded or imported), from its games: round
+    robin for none or a single complete round robin the grid can show, Swiss otherwise (no query)."""
+    return (
+        TournamentMode.ROUND_ROBIN
+        if result_entry.is_round_robin(games, seated=seated)
+        else TournamentMode.SWISS
+    )
 
 
 def stored_games(*, tournament: Tournament) -> list[tuple[int, int | None, str]]:

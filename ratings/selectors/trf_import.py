@@ -180,6 +180,7 @@ class Match:
     reason: str = ""  # REASON_* of the proposal
     candidates: list[Player] = field(default_factory=list)  # several: the officer must decide
     certain: bool = True  # False for a name match without birth year
+    by_birth_year: bool = False  # a name match that compared the birth year (the file gave one)
     stored_dwz: int | None = None
     stored_index: int | None = None
 
@@ -202,8 +203,16 @@ class Match:
             REASON_DSB_ID: _("DSB-Personen-ID"),
             REASON_FIDE_ID: _("FIDE-ID"),
             REASON_MEMBER: _("ZPS-Mitgliedsnummer"),
-            REASON_NAME: _("Name und Geburtsjahr") if self.certain else _("Name (Geburtsjahr fehlt)"),
+            REASON_NAME: self._name_label(),
         }.get(self.reason, "")
+
+    def _name_label(self) -> str:
+        """What a name match really compared: the birth year only if the file gave one."""
+        if self.by_birth_year:
+            return _("Name und Geburtsjahr")
+        if self.certain:  # neither the file nor the stored player has a birth year
+            return _("den Namen (beide ohne Geburtsjahr)")
+        return _("den Namen (Geburtsjahr fehlt in der Datei)")
 
 
 def _unique(players: Iterable[Player]) -> list[Player]:
@@ -295,6 +304,7 @@ def trf_match(tournament: TrfTournament) -> list[Match]:  # noqa: C901, PLR0912,
             named = by_name.get(name_key(p.surname, p.first_name), [])
             if p.birth_year is not None:
                 found = [c for c in named if c.birth_year == p.birth_year]
+                m.by_birth_year = True
             else:
                 # Without a birth year only a stored player without one is as certain as the file allows.
                 found = [c for c in named if c.birth_year is None] or named

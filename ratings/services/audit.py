@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.db import transaction
@@ -20,9 +21,10 @@ from django.db import transaction
 from ratings.models.adjustment import RatingAdjustment
 from ratings.models.audit import AuditAction as AuditAction  # used by the services as audit.AuditAction
 from ratings.models.audit import AuditEvent, AuditObjectType
-from ratings.models.officer import TournamentEntryMode, TournamentMode
+from ratings.models.officer import TournamentEntryMode
 from ratings.models.player import Player
 from ratings.models.tournament import Game, Tournament, TournamentEntry
+from ratings.selectors.officer_results import inferred_mode
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -100,11 +102,6 @@ def stored_user(*, user: Actor) -> User | None:
 # --- tournaments -----------------------------------------------------------------------------------------
 
 
-def _game_label(game: dict[str, Any], names: dict[int, str]) -> str:
-    black = names.get(game["black"], str(game["black"])) if game["black"] is not None else "–"
-    return f"R{game['round']}: {names.get(game['white'], game['white'])} – {black} {game['result']}"
-
-
 def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
     """Head, mode, entries and games of a stored tournament as plain JSON."""
     entries = list(
@@ -112,16 +109,25 @@ def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
         .select_related("player")
         .order_by("start_rank", "pk")
     )
-    games = Game.objects.filter(tournament=tournament).order_by("round", "board", "pk")
+    games = list(Game.objects.filter(tournament=tournament).order_by("round", "board", "pk"))
     mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
-    mode = mode or TournamentMode.ROUND_ROBIN  # no row: the entry pages treat it as a round robin
+    if not mode:  # no row (seeded, imported): the mode the entry pages infer, not a round robin by default
+        mode = inferred_mode(
+            games=[(g.white_id, g.black_id, g.result) for g in games], seated=[e.player_id for e in entries]
+        )
     return {
         "id": tournament.pk,
         "version": tournament.version,
         "head": {f: _json(getattr(tournament, f)) for f in HEAD_FIELDS},
         "mode": mode,
         "entries": [
-            {"player": e.player_id, "name": e.player.name, "start_rank": e.start_rank, "member": e.member}
+            {
+                "player": e.player_id,
+                "name": e.player.name,
+                "start_rank": e.start_rank,
+                "member": e.member,
+                "file_rank": e.file_rank,
+            }
             for e in entries
         ],
         "games": [
@@ -161,18 +167,73 @@ def snapshot_diff(*, before: dict[str, Any] | None, after: dict[str, Any] | None
     if removed:
         diff["entries_removed"] = removed
 
+    changed = game_changes(before=before, after=after)
+    groups = {
+        "games_changed": [c.label() for c in changed if c.old is not None and c.new is not None],
+        "games_added": [c.label() for c in changed if c.old is None],
+        "games_removed": [c.label() for c in changed if c.new is None],
+    }
+    diff.update({key: labels for key, labels in groups.items() if labels})
+    return diff
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """One pairing of a tournament that a save changed: ``old`` None for a new one, ``new`` None for a
+    removed one, both for a result changed (the same round, white and black)."""
+
+    round: int
+    board: int | None
+    white: str
+    black: str | None  # None: a bye
+    old: str | None
+    new: str | None
+
+    def label(self) -> str:
+        """The audit trail's language-neutral line: ``R3/B2: Müller – Schulze 1-0 → ½-½``."""
+        where = f"R{self.round}" + (f"/B{self.board}" if self.board else "")
+        pair = f"{self.white} – {self.black if self.black is not None else '–'}"
+        if self.old is not None and self.new is not None:
+            return f"{where}: {pair} {result_text(self.old)} → {result_text(self.new)}"
+        shown = self.new if self.old is None else self.old
+        return f"{where}: {pair} {result_text(shown or '')}"
+
+
+def result_text(code: str) -> str:
+    """A stored result code as the officer writes it (``1/2-1/2`` → ``½-½``)."""
+    return "½-½" if code == "1/2-1/2" else code
+
+
+def game_changes(*, before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[GameChange]:
+    """The pairings two snapshots of a tournament differ in, by round and board: results changed (the same
+    round, white and black), pairings added and removed. Names from the snapshots."""
+    before = before or {"entries": [], "games": []}
+    after = after or {"entries": [], "games": []}
+    names = {e["player"]: e["name"] for e in before["entries"] + after["entries"]}
+
     def key(g: dict[str, Any]) -> tuple[Any, ...]:
-        return (g["round"], g["white"], g["black"], g["result"])
+        return (g["round"], g["white"], g["black"])
 
     old_games = {key(g): g for g in before["games"]}
     new_games = {key(g): g for g in after["games"]}
-    games_added = [_game_label(g, names) for k, g in new_games.items() if k not in old_games]
-    games_removed = [_game_label(g, names) for k, g in old_games.items() if k not in new_games]
-    if games_added:
-        diff["games_added"] = games_added
-    if games_removed:
-        diff["games_removed"] = games_removed
-    return diff
+    out = []
+    for k in old_games.keys() | new_games.keys():
+        old, new = old_games.get(k), new_games.get(k)
+        if old is not None and new is not None and old["result"] == new["result"]:
+            continue
+        game = new if new is not None else old
+        assert game is not None
+        out.append(
+            GameChange(
+                round=game["round"],
+                board=game["board"],
+                white=names.get(game["white"], str(game["white"])),
+                black=None if game["black"] is None else names.get(game["black"], str(game["black"])),
+                old=old["result"] if old is not None else None,
+                new=new["result"] if new is not None else None,
+            )
+        )
+    return sorted(out, key=lambda c: (c.round, c.board is None, c.board or 0, c.white))
 
 
 def record_tournament(

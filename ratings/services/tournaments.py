@@ -25,6 +25,7 @@ from ratings.recalculation import (
     span_of,
     stored_since,
 )
+from ratings.selectors import audit as audit_reads
 
 # Re-exported: the views catch them where they call the services.
 from ratings.tournament_checks import TournamentConflict, TournamentGone, games_validate
@@ -241,6 +242,50 @@ def tournament_delete(
         return report
 
 
+def _head_from(snap: dict[str, Any]) -> dict[str, Any]:
+    """The head fields a snapshot holds (older snapshots hold fewer), dates parsed."""
+    head = dict(snap["head"])
+    for name in ("start_date", "end_date"):
+        head[name] = datetime.date.fromisoformat(head[name])
+    return head
+
+
+def _rows_from(snap: dict[str, Any]) -> tuple[list[TournamentEntry], list[Game]]:
+    entries = [
+        TournamentEntry(
+            player_id=e["player"],
+            start_rank=e["start_rank"],
+            member=e.get("member", True),
+            file_rank=e.get("file_rank"),
+        )
+        for e in snap["entries"]
+    ]
+    games = [
+        Game(round=g["round"], board=g["board"], white_id=g["white"], black_id=g["black"], result=g["result"])
+        for g in snap["games"]
+    ]
+    return entries, games
+
+
+def _check_restorable(snap: dict[str, Any], *, tournament_id: int | None) -> None:
+    """A snapshot can be written back if its code is still free (but for the tournament itself) and all
+    its players still exist (a merge or a deletion may have removed some)."""
+    code = snap["head"].get("code")
+    others = Tournament.objects.filter(code=code)
+    if tournament_id is not None:
+        others = others.exclude(pk=tournament_id)
+    if code and others.exists():
+        raise ValidationError(_("Der Turniercode %(code)s ist inzwischen vergeben.") % {"code": code})
+    player_ids = {e["player"] for e in snap["entries"]}
+    missing = player_ids - set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
+    if missing:
+        names = {e["player"]: e.get("name") or str(e["player"]) for e in snap["entries"]}
+        raise ValidationError(
+            _("Spieler fehlen inzwischen: %(ids)s.")
+            % {"ids": ", ".join(names[pk] for pk in sorted(missing, key=lambda pk: names[pk]))}
+        )
+
+
 def tournament_restore(*, event: AuditEvent, user: Actor = None) -> tuple[Tournament, RecalculationReport]:
     """Rebuild a deleted tournament (head, mode, entries, games) from its delete event and re-evaluate."""
     if (
@@ -252,33 +297,10 @@ def tournament_restore(*, event: AuditEvent, user: Actor = None) -> tuple[Tourna
     if event.restored_as is not None and Tournament.objects.filter(pk=event.restored_as).exists():
         raise ValidationError(_("Dieses Turnier wurde schon wiederhergestellt."))
     snap = event.snapshot
-    head = dict(snap["head"])
-    for name in ("start_date", "end_date"):
-        head[name] = datetime.date.fromisoformat(head[name])
-    if head.get("code") and Tournament.objects.filter(code=head["code"]).exists():
-        raise ValidationError(_("Der Turniercode %(code)s ist inzwischen vergeben.") % {"code": head["code"]})
-    player_ids = {e["player"] for e in snap["entries"]}
-    missing = player_ids - set(Player.objects.filter(pk__in=player_ids).values_list("pk", flat=True))
-    if missing:
-        raise ValidationError(
-            _("Spieler fehlen inzwischen: %(ids)s.") % {"ids": ", ".join(str(pk) for pk in sorted(missing))}
-        )
+    _check_restorable(snap, tournament_id=None)
     with transaction.atomic():
-        tournament = Tournament(**head)
-        entries = [
-            TournamentEntry(player_id=e["player"], start_rank=e["start_rank"], member=e.get("member", True))
-            for e in snap["entries"]
-        ]
-        games = [
-            Game(
-                round=g["round"],
-                board=g["board"],
-                white_id=g["white"],
-                black_id=g["black"],
-                result=g["result"],
-            )
-            for g in snap["games"]
-        ]
+        tournament = Tournament(**_head_from(snap))
+        entries, games = _rows_from(snap)
 
         def write() -> None:
             _write_head(tournament, user)
@@ -295,6 +317,50 @@ def tournament_restore(*, event: AuditEvent, user: Actor = None) -> tuple[Tourna
         event.restored_as = tournament.pk
         event.save(update_fields=["restored_as"])
         return tournament, report
+
+
+def tournament_restore_version(
+    *, event: AuditEvent, user: Actor = None, version: int | None = None
+) -> tuple[Tournament, RecalculationReport]:
+    """Put a stored tournament back as it was before the save ``event`` recorded (the state of the save
+    before it: head, mode, entries and games), as one more save: atomic, the rating lock first, everything
+    from the earlier of both places on recalculated, audited as "wiederhergestellt" with its diff.
+
+    ``version``: the one the officer's page was loaded at (``TournamentConflict`` if another save came
+    since, ``TournamentGone`` if the tournament was deleted). Refused (``ValidationError``) when no earlier
+    state is stored, a player of it is gone, its code is taken, or the restored head would leave the
+    officer's scope or correction window."""
+    previous = audit_reads.version_before(event=event)
+    if previous is None or not previous.snapshot:
+        raise ValidationError(_("Für diese Änderung ist keine vorherige Fassung gespeichert."))
+    snap = previous.snapshot
+    tournament_id = event.tournament_ref
+    tournament = Tournament.objects.filter(pk=tournament_id).first() if tournament_id is not None else None
+    if tournament is None or tournament_id is None:
+        raise TournamentGone(tournament_id or 0)
+    entries, games = _rows_from(snap)
+
+    def write() -> None:
+        tournament.refresh_from_db()  # inside the lock: the fields no snapshot holds are the stored ones
+        _check_restorable(snap, tournament_id=tournament_id)
+        for name, value in _head_from(snap).items():
+            setattr(tournament, name, value)
+        if user is not None:
+            if not permissions.can_manage_tournament(user, tournament):
+                raise ValidationError(
+                    _(
+                        "Diese Fassung hat einen Ausrichter außerhalb Ihres Bereichs; "
+                        "bitte die Verwaltung fragen."
+                    )
+                )
+            permissions.check_end_date(user, tournament.end_date)
+        _write_head(tournament, user)
+        _write_rows(tournament, entries, games)
+
+    report = _save(
+        tournament, write=write, user=user, version=version, mode=snap.get("mode"), action=AuditAction.RESTORE
+    )
+    return tournament, report
 
 
 def tournaments_recalculate_from(*, tournaments: Iterable[Tournament]) -> RecalculationReport:

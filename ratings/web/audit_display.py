@@ -41,6 +41,7 @@ MODELS: dict[str, type[models.Model]] = {
     AuditObjectType.ADJUSTMENT: RatingAdjustment,
 }
 GROUPS = {
+    "games_changed": gettext_lazy("Ergebnisse geändert"),
     "entries_added": gettext_lazy("Teilnehmer hinzu"),
     "entries_removed": gettext_lazy("Teilnehmer entfernt"),
     "games_added": gettext_lazy("Partien neu"),

@@ -463,7 +463,46 @@ def test_control_characters_and_foreign_files():
     assert _error(*A_B, "012 bad\x00name") == ["Zeile 6, Spalte 8: Steuerzeichen U+0000 im Text."]
     with pytest.raises(TrfError) as exc:
         read_trf(b"Nr|Name|Elo\n1|Muster|2100\n")
+    assert messages(exc) == [
+        "Keine TRF-Datei: die Datei sieht aus wie eine CSV-Tabelle (Spalten getrennt durch „|“, erste Zeile "
+        "„Nr|Name|Elo“). TRF-Sätze beginnen mit einer Satzkennung wie 001 (Spieler) oder 012 (Turniername)."
+    ]
+    with pytest.raises(TrfError) as exc:  # a TRF head without players is a TRF file without players
+        read_trf(b"012 Nur der Kopf\n")
     assert messages(exc) == ["Keine Spielersätze (001) gefunden – ist das eine TRF-Datei?"]
+
+
+def test_a_csv_file_is_no_trf_file_not_line_977():
+    """Issue 32: the DeWIS organisation CSV uploaded as TRF said "Zeile 977 … Rundenzahl" (a line starting
+    with 142, the TRF code of the round count); it is no TRF file at all, and looks like a CSV table."""
+    data = (Path(__file__).resolve().parents[1] / "data" / "dewis-organizations-2019-08-02.csv").read_bytes()
+    with pytest.raises(TrfError) as exc:
+        read_trf(data)
+    assert len(exc.value.problems) == 1
+    problem = exc.value.problems[0]
+    assert problem.line is None
+    assert problem.message.startswith("Keine TRF-Datei: die Datei sieht aus wie eine CSV-Tabelle")
+    assert "„,“" in problem.message and "dewis_id,vkz,name" in problem.message
+    with pytest.raises(TrfError) as exc:  # the same as text, with semicolons
+        read_trf(data.decode().replace(",", ";"))
+    assert "„;“" in exc.value.problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("data", "start"),
+    [
+        (b"PK\x03\x04\x14\x00rest", "Keine TRF-Datei: die Datei ist ein ZIP-Archiv"),
+        (b"%PDF-1.7\n%\xe2\xe3", "Keine TRF-Datei: die Datei ist ein PDF-Dokument"),
+        (b"<html><body>Turnier</body></html>\n", "Keine TRF-Datei: die Datei sieht aus wie XML oder HTML"),
+        (b"", "Keine TRF-Datei: keine Zeile beginnt mit einer TRF-Satzkennung"),
+        (b"Liebe Schachfreunde,\nanbei das Turnier.\n", "Keine TRF-Datei: keine Zeile beginnt"),
+    ],
+)
+def test_foreign_files_say_what_they_look_like(data, start):
+    with pytest.raises(TrfError) as exc:
+        read_trf(data)
+    assert [p.line for p in exc.value.problems] == [None]
+    assert exc.value.problems[0].message.startswith(start)
 
 
 def test_a_player_only_once_per_round():

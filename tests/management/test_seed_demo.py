@@ -79,3 +79,22 @@ def test_demo_open_moved_earlier_then_a_tournament_in_between_keeps_every_rating
     incremental = snapshot()
     recalculate()
     assert snapshot() == incremental
+
+
+def test_seeded_tournaments_record_their_real_type(demo):
+    """Issue 32: a seeded Swiss tournament's "angelegt" entry said round robin, so the first save through
+    the Swiss entry showed a phantom change "Rundenturnier → Schweizer System"."""
+    from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
+    from ratings.models.officer import TournamentEntryMode, TournamentMode
+
+    modes = dict(TournamentEntryMode.objects.values_list("tournament_id", "mode"))
+    created = {
+        e.object_id: e.snapshot["mode"]
+        for e in AuditEvent.objects.filter(action=AuditAction.CREATE, object_type=AuditObjectType.TOURNAMENT)
+    }
+    opens = list(Tournament.objects.filter(name__contains="-Open "))
+    championships = list(Tournament.objects.filter(name__startswith="Vereinsmeisterschaft"))
+    assert opens and championships
+    assert {modes[t.pk] for t in opens} == {created[t.pk] for t in opens} == {TournamentMode.SWISS}
+    assert {modes[t.pk] for t in championships} == {TournamentMode.ROUND_ROBIN}
+    assert {created[t.pk] for t in championships} == {TournamentMode.ROUND_ROBIN}

@@ -153,6 +153,23 @@ def test_matching_order_and_reasons(club):
     assert set(decisions) == {1, 2, 3, 4, 6}  # the ambiguous and the uncertain line stay open
 
 
+def test_name_match_says_what_it_compared():
+    """Issue 32: "gefunden über Name und Geburtsjahr" only when the file's birth year was compared."""
+    with_year = Player.objects.create(key="C0505-0011", surname="Jahr", first_name="Jana", birth_year=1990)
+    without = Player.objects.create(key="C0505-0012", surname="Ohne", first_name="Otto")
+    lines = [
+        player_line(1, "Jahr, Jana", [(2, "w", "1")], birth="1990"),
+        player_line(2, "Ohne, Otto", [(1, "b", "0")]),
+        player_line(3, "Jahr, Jana", [], birth=""),
+    ]
+    first, second, third = trf_match(trf_read(trf(*lines)))
+    assert (first.player, first.reason_label) == (with_year, "Name und Geburtsjahr")
+    assert (second.player, second.certain) == (without, True)
+    assert second.reason_label == "den Namen (beide ohne Geburtsjahr)"
+    assert (third.player, third.certain) == (with_year, False)
+    assert third.reason_label == "den Namen (Geburtsjahr fehlt in der Datei)"
+
+
 def test_known_player_rating_from_history_file_rating_flagged(club):
     p = Player.objects.create(key="NU1", surname="Muster", first_name="Max", birth_year=1963)
     adjustment_save(adjustment=RatingAdjustment(player=p, kind=AdjustmentKind.START, dwz=1750, index=20))
@@ -306,7 +323,7 @@ def test_command_several_files_nothing_saved_if_one_is_bad(tmp_path):
     bad.write_bytes(b"nothing here\n")
     with pytest.raises(CommandError) as exc:
         _call(LICHESS, bad, "--create-unknown")
-    assert "Keine Spielersätze" in str(exc.value)
+    assert "Keine TRF-Datei" in str(exc.value)
     assert Tournament.objects.count() == 0
 
 

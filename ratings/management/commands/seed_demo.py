@@ -26,7 +26,7 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.models.officer import OfficerScope
+from ratings.models.officer import OfficerScope, TournamentMode
 from ratings.services import adjustment_save, tournament_create
 
 # Fixed, documented demo logins (README.md). Only this command ever creates them.
@@ -219,7 +219,23 @@ class Demo:
                 score[black.pk] += 1 - w
         return games
 
-    def save(self, *, name, place, end, days, players, games, code=None, club=None, org=None, rounds=None):  # noqa: PLR0913 -- existing; issue 27
+    def save(  # noqa: PLR0913 -- existing; issue 27
+        self,
+        *,
+        name,
+        place,
+        end,
+        days,
+        players,
+        games,
+        code=None,
+        club=None,
+        org=None,
+        rounds=None,
+        mode=TournamentMode.SWISS,
+    ):
+        """Save one tournament through the create service, with the entry mode its games were paired in
+        (as the officer's form stores it: the audit's "angelegt" names the real type, issue 32)."""
         t = Tournament(
             name=name,
             place=place,
@@ -231,7 +247,7 @@ class Demo:
             organiser_organisation=org if club is None else None,
         )
         entries = [TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, 1)]
-        report = tournament_create(tournament=t, entries=entries, games=games)
+        report = tournament_create(tournament=t, entries=entries, games=games, mode=mode)
         self.stdout.write(
             f"  {end}  {code or '–':<12}  {name:<48} {len(players):>3} Spieler  {report.elapsed:.2f} s"
         )
@@ -294,6 +310,7 @@ class Demo:
                     games=self.round_robin(players),
                     code=_code(end, club.zps[:3], f"V{club.zps[-2:]}"),
                     club=club,
+                    mode=TournamentMode.ROUND_ROBIN,
                 )
             elif kind == "open":
                 host = clubs[count % len(clubs)]
@@ -346,6 +363,7 @@ class Demo:
                     players=players,
                     games=self.round_robin(players),
                     club=club,
+                    mode=TournamentMode.ROUND_ROBIN,
                 )
         return count
 

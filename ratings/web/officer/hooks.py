@@ -6,10 +6,11 @@ from __future__ import annotations
 from django.http import HttpRequest
 
 from ratings import permissions
-from ratings.selectors.audit import audit_trail
+from ratings.selectors.audit import audit_trail, restorable_saves
 from ratings.selectors.official_stored import latest_verdicts
 from ratings.selectors.tournament_states import tournament_states
 from ratings.web.audit_display import with_lines
+from ratings.web.officer.presenters import with_restore_links
 
 
 def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict | None:
@@ -22,15 +23,20 @@ def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict
     if not permissions.is_officer(user):
         return {"show": False, "links": {"show": False}}
     trail = audit_trail(tournament_id=getattr(tournament, "pk", None), player_id=getattr(player, "pk", None))
-    panel = {"show": True, "trail": with_lines(trail), "links": {"show": False}}
+    lines = with_lines(trail)
+    panel = {"show": True, "trail": lines, "links": {"show": False}}
     if tournament is not None:
         manages = permissions.can_manage_tournament(user, tournament)
+        correctable = manages and permissions.may_correct(user, tournament)
         panel["links"] = {
             "show": manages,
-            "correctable": manages and permissions.may_correct(user, tournament),
+            "correctable": correctable,
             "window_message": permissions.outside_window_message(),
             "tournament": tournament,
             "state": tournament_states(tournaments=[tournament]).get(tournament.pk) if manages else None,
         }
         panel["verdict"] = latest_verdicts(tournament_ids=[tournament.pk]).get(tournament.pk)
+        if correctable:  # "Fassung davor wiederherstellen" beside each save it may undo
+            restorable = restorable_saves(tournament_id=tournament.pk)
+            with_restore_links(lines, tournament_id=tournament.pk, restorable=restorable)
     return panel

@@ -7,10 +7,15 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from ratings import permissions
+from ratings.enums import BYE_RESULTS, ResultCode
+from ratings.models.audit import AuditEvent, AuditObjectType
 from ratings.models.tournament import Tournament
 from ratings.selectors.tournament_states import TournamentState
+from ratings.services import audit
+from ratings.web.audit_display import change_lines
 
 if TYPE_CHECKING:
     from ratings.models.player import Player
@@ -116,3 +121,72 @@ def grid_rows(entry: Entry) -> list[dict]:
             )
         rows.append({"no": i + 1, "player": a, "cells": cells})
     return rows
+
+
+# --- corrections: what a save changed in the tournament itself (issue 32) --------------------------------
+
+VERSION_GAMES_SHOWN = 60  # a first entry adds every game; the report lists so many and counts the rest
+
+
+@dataclass(frozen=True)
+class GameChangeRow:
+    """One pairing a save changed, as the report and the restore page show it."""
+
+    where: str  # "Runde 3, Brett 2"
+    pair: str  # "Müller, Hans – Schulze, Eva" or "Carl, Test (spielfrei)"
+    old: str | None  # the result before, None for a new pairing
+    new: str | None  # the result after, None for a removed one
+
+
+def _result_shown(code: str) -> str:
+    if code in BYE_RESULTS:
+        return str(dict(ResultCode.choices).get(code, code))
+    return audit.result_text(code)
+
+
+def _game_row(change: audit.GameChange) -> GameChangeRow:
+    where = (
+        _("Runde %(round)s, Brett %(board)s") % {"round": change.round, "board": change.board}
+        if change.board
+        else _("Runde %(round)s") % {"round": change.round}
+    )
+    pair = (
+        f"{change.white} – {change.black}"
+        if change.black is not None
+        else _("%(name)s (spielfrei)") % {"name": change.white}
+    )
+    return GameChangeRow(
+        where=where,
+        pair=pair,
+        old=None if change.old is None else _result_shown(change.old),
+        new=None if change.new is None else _result_shown(change.new),
+    )
+
+
+def version_changes(*, before: dict | None, after: dict | None) -> dict:
+    """What differs from the snapshot ``before`` to ``after`` of one tournament: head lines ("Name: A → B",
+    with names and local dates), participants added and removed, and the changed pairings (cells old → new),
+    the first ``VERSION_GAMES_SHOWN`` of them with the count of the rest."""
+    diff = audit.snapshot_diff(before=before, after=after)
+    event = AuditEvent(object_type=AuditObjectType.TOURNAMENT, changes={"head": diff.get("head", {})})
+    games = [_game_row(c) for c in audit.game_changes(before=before, after=after)]
+    return {
+        "head": change_lines(event),
+        "entries_added": diff.get("entries_added", []),
+        "entries_removed": diff.get("entries_removed", []),
+        "games": games[:VERSION_GAMES_SHOWN],
+        "games_more": max(0, len(games) - VERSION_GAMES_SHOWN),
+        "empty": not diff,
+    }
+
+
+def with_restore_links(events: list, *, tournament_id: int, restorable: set[int]) -> list:
+    """Set ``event.restore_url`` on the save rows whose version before is stored ("Fassung davor
+    wiederherstellen" in the audit trail); None on the others."""
+    for event in events:
+        event.restore_url = (
+            reverse("ratings:tournament-restore-version", args=[tournament_id, event.pk])
+            if event.pk in restorable
+            else None
+        )
+    return events

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ratings.web.officer.views import (
+    corrections,
     dsb_export,
     dsb_list,
     merge,
@@ -47,4 +48,9 @@ urlpatterns = [
     path("turniere/<int:pk>/entwurf/verwerfen/", rounds.draft_discard, name="tournament-draft-discard"),
     path("listen/<slug:scope>/<slug:code>/<slug:fmt>/", dsb_list.dsb_list_download, name="dsb-list-download"),
     path("turniere/<int:pk>/loeschen/", tournaments.tournament_delete, name="tournament-delete"),
+    path(
+        "turniere/<int:pk>/fassung/<int:event>/wiederherstellen/",
+        corrections.tournament_restore_version,
+        name="tournament-restore-version",
+    ),
 ]

@@ -177,7 +177,7 @@ def test_admin_tournament_edit_records_the_real_diff(client, users, tournament, 
     assert event.username == "admin"
     assert event.changes["head"]["name"] == ["Vereinsmeisterschaft", "VM 2024"]
     assert event.changes["head"]["end_date"] == ["2024-03-10", "2024-03-12"]
-    assert event.changes["games_added"] == ["R2: Berta, Test – Carl, Test 0-1"]
+    assert event.changes["games_added"] == ["R2/B1: Berta, Test – Carl, Test 0-1"]
     assert "games_removed" not in event.changes
     assert len(event.snapshot["games"]) == 2
     html = trail(users["officer_a"], tournament=tournament)
@@ -204,7 +204,7 @@ def test_admin_tournament_create_is_a_create_with_everything_added(client, users
     assert event.action == AuditAction.CREATE
     assert event.changes["head"]["name"] == [None, "Blitz"]
     assert event.changes["entries_added"] == ["Anton, Test", "Berta, Test"]
-    assert event.changes["games_added"] == ["R1: Anton, Test – Berta, Test 1-0"]
+    assert event.changes["games_added"] == ["R1/B1: Anton, Test – Berta, Test 1-0"]
 
 
 def _player_admin_data(p: Player, **fields) -> dict:
@@ -290,7 +290,7 @@ def test_admin_player_delete_is_audited(client, users, tree):
 
 @pytest.mark.parametrize("stored_row", [True, False])
 def test_type_change_is_in_the_diff(login, users, tournament, stored_row):
-    if not stored_row:  # e.g. seed_demo and imports: no TournamentEntryMode row, shown as a round robin
+    if not stored_row:  # e.g. imports: no TournamentEntryMode row; without games inferred as a round robin
         TournamentEntryMode.objects.filter(tournament=tournament).delete()
     client = login(users["officer_a"])
     response = client.post(
@@ -312,6 +312,38 @@ def test_type_change_is_in_the_diff(login, users, tournament, stored_row):
     assert event.snapshot["mode"] == "swiss"
     html = trail(users["officer_a"], tournament=tournament)
     assert "Turnierart: Rundenturnier (jeder gegen jeden) → Schweizer System / Runden" in html
+
+
+def test_a_tournament_without_a_mode_row_records_the_type_its_games_show(users, tournament, players):
+    """Issue 32: created without a mode (seed_demo, imports), a Swiss tournament's "angelegt" entry said
+    round robin; the first save with the Swiss entry then showed "Rundenturnier → Schweizer System"."""
+    a, b, c = players
+    swiss = Tournament(
+        name="Schnellschach-Open",
+        start_date=datetime.date(2024, 4, 1),
+        end_date=datetime.date(2024, 4, 1),
+        rounds=2,
+        organiser_club=tournament.organiser_club,
+    )
+    tournament_create(
+        tournament=swiss,
+        entries=[TournamentEntry(player=p, start_rank=i) for i, p in enumerate(players, 1)],
+        games=[
+            Game(round=1, board=1, white=a, black=b, result="1-0"),
+            Game(round=1, white=c, black=None, result="+"),
+            Game(round=2, board=1, white=c, black=a, result="0-1"),
+            Game(round=2, white=b, black=None, result="+"),
+        ],
+    )
+    created = last_event(object_id=swiss.pk, action=AuditAction.CREATE)
+    assert created.snapshot["mode"] == TournamentMode.SWISS
+    assert not TournamentEntryMode.objects.filter(tournament=swiss).exists()
+    tournament_save_head(
+        tournament=Tournament.objects.get(pk=swiss.pk), mode=TournamentMode.SWISS, user=users["officer_a"]
+    )
+    saved = last_event(object_id=swiss.pk, action=AuditAction.UPDATE)
+    assert "head" not in saved.changes  # no phantom type change
+    assert "Rundenturnier" not in trail(users["officer_a"], tournament=swiss)
 
 
 # --- restore -----------------------------------------------------------------------------------------------

@@ -96,12 +96,12 @@ def test_correction_through_the_view(login, users, tournament, players):
     event = AuditEvent.objects.filter(object_id=tournament.pk).order_by("-pk").first()
     assert event.action == AuditAction.UPDATE
     assert event.user == users["officer_a"]
-    assert len(event.changes["games_added"]) == 1
-    assert len(event.changes["games_removed"]) == 1
+    assert len(event.changes["games_changed"]) == 1  # the same pairing, its result changed (issue 32)
+    assert "games_added" not in event.changes and "games_removed" not in event.changes
     # The trail is shown to the officer on the results page.
     html = client.get(url).content.decode()
     assert "Änderungsprotokoll" in html
-    assert "Partien entfernt (1)" in html
+    assert "Ergebnisse geändert (1)" in html
 
 
 def test_invalid_results_are_not_saved(login, users, tournament, players):

@@ -47,6 +47,16 @@ def test_bad_file_shows_the_errors_and_saves_nothing(client, users):
     assert _counts() == (0, 0, 0, 0)
 
 
+def test_a_csv_uploaded_as_trf_is_called_no_trf_file(client, users):
+    """Issue 32: not "Zeile 977 … Rundenzahl" but what the file is."""
+    client.force_login(users["officer_a"])
+    data = (DATA.parent / "dewis-organizations-2019-08-02.csv").read_bytes()
+    page = _upload(client, data, name="turnier.txt").content.decode()
+    assert "Keine TRF-Datei: die Datei sieht aus wie eine CSV-Tabelle" in page
+    assert "Zeile 977" not in page and "Rundenzahl" not in page
+    assert _counts() == (0, 0, 0, 0)
+
+
 def test_ambiguous_dates_ask_for_the_order(client, users):
     client.force_login(users["officer_a"])
     data = trf(

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ratings import permissions, services
+from ratings.models.audit import AuditAction
 from ratings.models.officer import TournamentMode
 from ratings.models.tournament import Tournament
 from ratings.recalculation import RecalculationReport
@@ -39,7 +40,13 @@ from ratings.web.notices import recalculation_job
 from ratings.web.officer.forms import (
     TournamentHeadForm,
 )
-from ratings.web.officer.presenters import dashboard_rows, report_changes, report_tournaments
+from ratings.web.officer.presenters import (
+    dashboard_rows,
+    report_changes,
+    report_tournaments,
+    version_changes,
+    with_restore_links,
+)
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
 
 REPORT_SESSION_KEY = "officer_report"
@@ -87,6 +94,7 @@ def _store_report(
     request.session[REPORT_SESSION_KEY] = {
         "title": title,
         "tournament_id": tournament.pk if tournament and tournament.pk else None,
+        "version": tournament.version if tournament and tournament.pk else None,  # the one this save made
         "tournaments": [[pk, names.get(pk, str(pk))] for pk in report.tournaments],
         "changes": [
             [pk, players[pk].name if pk in players else str(pk), old, new]
@@ -128,8 +136,30 @@ def report_view(request: HttpRequest) -> HttpResponse:
             "tournaments": tournaments,
             "changes": changes,
             "recalculation_job": recalculation_job(tournament=tournament),
+            **_saved_version(request, tournament, data.get("version")),
         },
     )
+
+
+def _saved_version(request: HttpRequest, tournament: Tournament | None, version: int | None) -> dict:
+    """The report's "Änderungen am Turnier": what the save that made ``version`` changed in the tournament
+    itself (head, participants, cells old → new) and, where the version before it is stored and the officer
+    may still correct the tournament, the link to restore that one."""
+    if tournament is None or not version:
+        return {}
+    event = audit_selectors.save_event(tournament_id=tournament.pk, version=version)
+    if event is None:
+        return {}
+    previous = audit_selectors.version_before(event=event)
+    if previous is None and event.action != AuditAction.CREATE:  # no state before it stored: its own lines
+        return {"saved_lines": with_lines([event])[0].lines, "saved_event": event}
+    restorable = previous is not None and permissions.may_correct(request.user, tournament)
+    url = reverse("ratings:tournament-restore-version", args=[tournament.pk, event.pk])
+    return {
+        "saved": version_changes(before=previous.snapshot if previous else None, after=event.snapshot),
+        "saved_event": event,
+        "restore_url": url if restorable else None,
+    }
 
 
 # --- tournament head -------------------------------------------------------------------------------------
@@ -249,7 +279,10 @@ def _new_head_warnings(head: Tournament) -> list | None:
 
 
 def _trail(tournament_id: int):
-    return with_lines(audit_selectors.audit_trail(tournament_id=tournament_id))
+    """The tournament's audit trail with the "Fassung davor wiederherstellen" links of its saves."""
+    restorable = audit_selectors.restorable_saves(tournament_id=tournament_id)
+    trail = with_lines(audit_selectors.audit_trail(tournament_id=tournament_id))
+    return with_restore_links(trail, tournament_id=tournament_id, restorable=restorable)
 
 
 def _stored(tournament_id: int) -> dict:
@@ -328,11 +361,13 @@ def tournament_delete(request: HttpRequest, pk: int) -> HttpResponse:
     except TournamentGone:  # deleted while the page was read
         return tournament_gone(request)
     players = result_reads.seated_ids(tournament=tournament)
+    game_count, bye_count = reads.game_counts(tournament=tournament)
     context |= {
         "later_background": background,
         "tournament": tournament,
         "player_count": len(players),
-        "game_count": reads.game_count(tournament=tournament),
+        "game_count": game_count,
+        "bye_count": bye_count,
         "evaluated_count": reads.evaluated_count(tournament=tournament),
         "later_count": len(later),
         "later": reads.tournaments_by_date(pks=later[:10]),
