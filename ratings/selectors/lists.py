@@ -75,7 +75,8 @@ def stichtag_of(queryset: QuerySet[Player]) -> bool:
 
 def stichtag_rows(records: Iterable[Player], *, stichtag: datetime.date) -> None:
     """Set ``dwz``, ``index`` and ``last_evaluated`` of ``records`` (rows of ``as_of``) to their values at
-    ``stichtag`` (one query, the last evaluations; the values came with the rows). Display only: never saved."""
+    ``stichtag`` (one query, the last evaluations; the values came with the rows). Display only, never
+    saved."""
     records = list(records)
     last = at.last_evaluated(player_ids=[r.pk for r in records], day=stichtag)
     for record in records:
@@ -142,11 +143,14 @@ def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None
     if wanted is not None and not wanted:
         return {}
     if stichtag_of(queryset):
-        # At a Stichtag: the DWZ part of the day's value, grouped (the value is computed once per row).
-        # No filter on it (each would compute it again); the unrated rows' group is left out below.
-        grouped = queryset.order_by().values(rank_dwz=at.dwz_of(F(at.VALUE))).annotate(n=Count("*"))
-        counts = [(d, n) for d, n in grouped.values_list("rank_dwz", "n") if d is not None]
-        counts.sort(reverse=True)
+        # At a Stichtag: grouped by the day's value itself, computed once per row (an expression over it,
+        # or a filter on it, computes it again in PostgreSQL); summed up by DWZ here.
+        by_dwz: dict[int, int] = {}
+        grouped = queryset.order_by().values(at.VALUE).annotate(n=Count("*")).values_list(at.VALUE, "n")
+        for value, n in grouped:
+            if value is not None:
+                by_dwz[value // at.SCALE] = by_dwz.get(value // at.SCALE, 0) + n
+        counts: Iterable[tuple[int | None, int]] = sorted(by_dwz.items(), reverse=True)
     else:
         rows = queryset.order_by().filter(dwz__isnull=False)
         if wanted is not None:

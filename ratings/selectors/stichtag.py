@@ -38,7 +38,7 @@ def split(value: int | None) -> tuple[int | None, int | None]:
 
 
 class StichtagValue(Expression):
-    """``dwz * 100000 + index + 1`` of the player (the outer query's ``pk``) at ``day``, NULL if unrated then."""
+    """``dwz * 100000 + index + 1`` of the player (the outer query's ``pk``) at ``day``; NULL: unrated."""
 
     output_field = BigIntegerField()
 
@@ -58,8 +58,9 @@ class StichtagValue(Expression):
         q = connection.ops.quote_name
         day = connection.ops.adapt_datefield_value(self.day)
         evaluation, adjustment = q(Evaluation._meta.db_table), q(RatingAdjustment._meta.db_table)
+        # Only quoted table names, the compiled pk column and constants are formatted in; values are params.
         sql = (
-            "(SELECT x.v FROM ("
+            "(SELECT x.v FROM ("  # noqa: S608
             "SELECT * FROM (SELECT e.end_date AS d, 1 AS k, "
             f"e.dwz_new * {SCALE} + COALESCE(e.index_new + 1, 0) AS v FROM {evaluation} e "
             f"WHERE e.player_id = {pk_sql} AND e.end_date <= %s AND e.dwz_new IS NOT NULL "

@@ -255,7 +255,7 @@ class RatingListTable(LeanTable):
         per_page = 50
         empty_text = _("Keine Spieler gefunden.")
 
-    # The Stichtag the rows' values are of (``lists.as_of``; None: today), kept in the links to cards and clubs.
+    # The Stichtag of the rows' values (``lists.as_of``; None: today), kept in the links to cards and clubs.
     stichtag = None
 
     def __init__(self, *args: Any, stichtag=None, **kwargs: Any) -> None:

@@ -1,7 +1,9 @@
 """DWZ at a date (issue 30 §1): the card, the lists and the API at a Stichtag agree with the stored history,
 for every evaluation day of many players, the day before and the day after; bad dates never give a 500."""
 
+import csv
 import datetime
+import itertools
 import random
 
 import pytest
@@ -68,7 +70,7 @@ def history():
         members = rng.sample(pool, 4)
         save_tournament(
             members,
-            [(a, b, "1-0") for a, b in zip(members, members[1:], strict=False)],
+            [(a, b, "1-0") for a, b in itertools.pairwise(members)],
             end=same_day,
             name=f"Same {suffix}",
             code=f"{same_day:%y}01-C03-{suffix}",
@@ -194,8 +196,6 @@ def test_exports_at_a_stichtag(client, history):
     header = lines[0].split(",")
     by_name = {f"{p.surname}, {p.first_name}" if p.first_name else p.surname: p.key for p in players}
     seen = 0
-    import csv
-
     for row in csv.reader(lines[1:]):
         cells = dict(zip(header, row, strict=False))
         key = by_name[cells["Name"]]
@@ -207,8 +207,8 @@ def test_exports_at_a_stichtag(client, history):
     assert seen == len(players)
 
 
-def test_links_keep_the_stichtag(client, history):
-    club, players = history
+@pytest.mark.usefixtures("history")
+def test_links_keep_the_stichtag(client):
     response = client.get(reverse("ratings:rating-list"), {"stichtag": "01.08.2025"})
     html = response.content.decode()
     assert "?stichtag=2025-08-01" in html  # the rows' links to cards and clubs
