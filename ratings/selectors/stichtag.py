@@ -95,3 +95,34 @@ def last_evaluated(*, player_ids: Iterable[int] | None, day: datetime.date) -> d
     if player_ids is not None:
         rows = rows.filter(player_id__in=list(player_ids))
     return dict(rows.values("player_id").annotate(last=Max("end_date")).values_list("player_id", "last"))
+
+
+def values_at(*, player_ids: Iterable[int], day: datetime.date) -> dict[int, tuple[int | None, int | None]]:
+    """(DWZ, index) at ``day`` of each of ``player_ids`` (``StichtagValue``; one query per 2,000)."""
+    from ratings.models import Player
+
+    ids = list(player_ids)
+    out: dict[int, tuple[int | None, int | None]] = {}
+    for start in range(0, len(ids), 2000):
+        rows = (
+            Player.objects.filter(pk__in=ids[start : start + 2000])
+            .annotate(**{VALUE: StichtagValue(day)})
+            .values_list("pk", VALUE)
+        )
+        out.update({pk: split(value) for pk, value in rows})
+    return out
+
+
+def sources(*, player_ids: Iterable[int], day: datetime.date) -> dict[int, int]:
+    """The tournament of each player's last rating evaluation on or before ``day`` (one query per 2,000)."""
+    ids = list(player_ids)
+    out: dict[int, int] = {}
+    for start in range(0, len(ids), 2000):
+        rows = (
+            Evaluation.objects.setting_rating()
+            .filter(player_id__in=ids[start : start + 2000], end_date__lte=day, dwz_new__isnull=False)
+            .in_evaluation_order()
+            .values_list("player_id", "tournament_id")
+        )
+        out.update(dict(rows))  # the last in the order wins
+    return out

@@ -5,6 +5,7 @@ from django.urls import path
 from ratings.web.officer.views import (
     dsb_export,
     dsb_list,
+    frozen_lists,
     merge,
     official_comparison,
     participants,
@@ -18,6 +19,7 @@ urlpatterns = [
     path("referent/", tournaments.dashboard, name="officer-dashboard"),
     path("referent/bericht/", tournaments.report_view, name="officer-report"),
     path("referent/spielersuche/", results.player_search, name="officer-player-search"),
+    path("referent/stichtagslisten/", frozen_lists.frozen_list_page, name="officer-frozen-lists"),
     path("referent/dubletten/", merge.duplicates, name="officer-duplicates"),
     path("referent/zusammenfuehren/", merge.merge, name="officer-merge"),
     path("referent/abgleich/", official_comparison.comparison_imports, name="official-comparisons"),
