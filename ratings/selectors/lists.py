@@ -169,8 +169,15 @@ def top(queryset: QuerySet[Player], *, n: int) -> QuerySet[Player]:
     """The rows of ``queryset`` ranked ``n`` or better (all who tie with the n-th; unrated rows share the
     rank after the last rated one). ``queryset``: rows of ``list_rows`` (``dwz_sort`` is its annotation, which
     django-stubs cannot see here)."""
-    key = F(at.VALUE) if stichtag_of(queryset) else F("dwz")
-    by_dwz = queryset.order_by(key.desc(nulls_last=True))
+    if stichtag_of(queryset):
+        # The n-th row's DWZ as the least value of that DWZ: the filter computes the value once a row.
+        value = F(at.VALUE)
+        ordered = queryset.order_by(value.desc(nulls_last=True))
+        floor = ordered.annotate(floor=at.dwz_of(value) * Value(at.SCALE)).values("floor")[n - 1 : n]
+        return queryset.alias(top_value=Coalesce(value, Value(-1))).filter(
+            top_value__gte=Coalesce(Subquery(floor), Value(-1))
+        )
+    by_dwz = queryset.order_by(F("dwz").desc(nulls_last=True))
     border = by_dwz.values("dwz_sort")[n - 1 : n]  # type: ignore[misc]
     return queryset.filter(dwz_sort__gte=Coalesce(Subquery(border), Value(-1)))  # type: ignore[misc]
 

@@ -214,3 +214,17 @@ def test_links_keep_the_stichtag(client):
     assert "?stichtag=2025-08-01" in html  # the rows' links to cards and clubs
     assert "liste=u20&amp;stichtag=2025-08-01" in html
     assert "stichtag=01.08.2025" in html  # sort and page links keep the query as typed
+
+
+def test_top_and_rated_filters_follow_the_stichtag(client, history):
+    _club, players = history
+    day = _days(players)[len(_days(players)) // 3]
+    want = {p.key: expected_at(p, day) for p in players}
+    values = sorted((v[0] for v in want.values() if v[0] is not None), reverse=True)
+    response = client.get(reverse("ratings:rating-list"), {"stichtag": day.isoformat(), "top": "10"})
+    shown = {row.record.key for row in response.context["table"].page.object_list}
+    border = values[9] if len(values) >= 10 else -1
+    assert shown == {k for k, v in want.items() if (v[0] if v[0] is not None else -1) >= border}
+    response = client.get(reverse("ratings:rating-list"), {"stichtag": day.isoformat(), "mit_dwz": "on"})
+    shown = {row.record.key for row in response.context["table"].page.object_list}
+    assert shown == {k for k, v in want.items() if v[0] is not None}
