@@ -9,6 +9,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from ratings.dwz.rounding import rhu_div
 from ratings.enums import AdjustmentKind, EvaluationStatus
 from ratings.models import Evaluation, Player, RatingAdjustment
 from ratings.services import adjustment_save
@@ -141,6 +142,17 @@ def test_card_lists_and_api_agree_with_the_stored_history(client, history):
             last = want[2].isoformat() if want[2] else None
             assert (data["dwz"], data["index"], data["last_evaluated"]) == (*want[:2], last)
             assert all(item["date"] is None or item["date"] <= day.isoformat() for item in data["history"])
+
+
+def test_club_averages_follow_the_stichtag(client, history):
+    club, players = history
+    for day in _days(players)[::5]:
+        values = sorted((expected_at(p, day)[0] for p in players if expected_at(p, day)[0]), reverse=True)
+        response = client.get(reverse("ratings:club-detail", args=[club.zps]), {"stichtag": day.isoformat()})
+        stats = response.context["stats"]
+        assert stats.rated == len(values)
+        assert stats.average == (rhu_div(sum(values), len(values)) if values else None)
+        assert stats.best10 == (rhu_div(sum(values[:10]), 10) if len(values) >= 10 else None)
 
 
 def test_far_future_is_today(client, history):

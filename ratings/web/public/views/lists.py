@@ -180,7 +180,7 @@ class ClubDetailView(RatingListView):
         context["page_title"] = self.club.name
         context["tournaments"] = list(clubs.club_tournaments(club=self.club, limit=20))
         context["past_members"] = list(clubs.club_past_members(club=self.club)[:100])
-        context["stats"] = club_stats.club_stats(club=self.club)
+        context["stats"] = club_stats.club_stats(club=self.club, stichtag=self.stichtag)
         scope = user_scope(self.request.user)
         context["list_download"] = scope.is_staff or self.club.pk in scope.club_ids
         return context
