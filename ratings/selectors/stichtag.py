@@ -22,7 +22,7 @@ from django.db.models import BigIntegerField, Expression, ExpressionWrapper, F, 
 from django.db.models.functions import Mod, NullIf
 
 from ratings.enums import EvaluationStatus
-from ratings.models import Evaluation, RatingAdjustment
+from ratings.models import Evaluation, Player, RatingAdjustment
 
 SCALE = 100_000
 # The annotation a queryset carries when it lists the values at a Stichtag (``lists.list_rows(stichtag=…)``).
@@ -99,8 +99,6 @@ def last_evaluated(*, player_ids: Iterable[int] | None, day: datetime.date) -> d
 
 def values_at(*, player_ids: Iterable[int], day: datetime.date) -> dict[int, tuple[int | None, int | None]]:
     """(DWZ, index) at ``day`` of each of ``player_ids`` (``StichtagValue``; one query per 2,000)."""
-    from ratings.models import Player
-
     ids = list(player_ids)
     out: dict[int, tuple[int | None, int | None]] = {}
     for start in range(0, len(ids), 2000):
