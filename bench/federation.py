@@ -858,6 +858,11 @@ def page_urls() -> dict[str, str]:
         "search": f"{reverse('ratings:search')}?q=Müller",
         "export_csv": f"{ranking}?_export=csv",
         "export_xlsx": f"{ranking}?_export=xlsx",
+        # Issue 30: the same list at a Stichtag (every player's value at the day computed by the database).
+        "rating_list_stichtag": f"{ranking}?stichtag=2021-01-01",
+        "rating_list_stichtag_page_100": f"{ranking}?sort=name&page=100&stichtag=2021-01-01",
+        "club_stichtag": reverse("ratings:club-detail", args=[club.zps]) + "?stichtag=2021-01-01",
+        "export_csv_stichtag": f"{ranking}?_export=csv&stichtag=2021-01-01",
         "tournament_largest": reverse("ratings:tournament-detail", args=[largest.pk]),
         "player_busiest": reverse("ratings:player-detail", args=[busiest.key]),
     }

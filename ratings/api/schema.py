@@ -86,6 +86,13 @@ HISTORY_ADJUSTMENT = {
     "fide_elo": N_INT,
 }
 
+STICHTAG = {
+    "type": "string",
+    "format": "date",
+    "description": "present with ?stichtag=: the day whose values the answer gives (the DWZ-Index after the "
+    "last evaluation or adjustment on or before it)",
+}
+
 SCHEMAS: dict[str, Any] = {
     "Club": _object({"zps": STR, "name": STR}),
     "PlayerSummary": _object(PLAYER_SUMMARY),
@@ -100,7 +107,9 @@ SCHEMAS: dict[str, Any] = {
                 "type": "array",
                 "items": {"oneOf": [_object(HISTORY_EVALUATION), _object(HISTORY_ADJUSTMENT)]},
             },
-        }
+            "stichtag": STICHTAG,
+        },
+        required=[*PLAYER_SUMMARY, "memberships", "history"],
     ),
     "ClubPlayers": _object(
         {
@@ -111,7 +120,9 @@ SCHEMAS: dict[str, Any] = {
                     {"rank": {**N_INT, "description": "by DWZ within the club"}, **PLAYER_SUMMARY}
                 ),
             },
-        }
+            "stichtag": STICHTAG,
+        },
+        required=["club", "players"],
     ),
     "Evaluation": _object(EVALUATION),
     "ScoreLine": _object(
@@ -154,7 +165,10 @@ SCHEMAS: dict[str, Any] = {
             },
         }
     ),
-    "Error": _object({"error": STR, "status": INT}),
+    "Error": _object(
+        {"error": STR, "status": INT, "parameter": {**STR, "description": "the query parameter at fault"}},
+        required=["error", "status"],
+    ),
 }
 
 
@@ -175,9 +189,28 @@ def _get(summary: str, schema: str, parameters: list[dict[str, Any]]) -> dict[st
         "get": {
             "summary": summary,
             "parameters": parameters,
-            "responses": {"200": json(schema, "OK"), "404": json("Error", "not found"), "429": limited},
+            "responses": {
+                "200": json(schema, "OK"),
+                **(
+                    {"400": json("Error", "a query parameter that is not valid")}
+                    if any(p.get("name") == "stichtag" for p in parameters)
+                    else {}
+                ),
+                "404": json("Error", "not found"),
+                "429": limited,
+            },
         }
     }
+
+
+STICHTAG_PARAMETER = {
+    "name": "stichtag",
+    "in": "query",
+    "required": False,
+    "description": "a day (YYYY-MM-DD or DD.MM.YYYY): DWZ, index, last evaluation, rank and history as of "
+    "that day; anything else is a 400 naming the parameter",
+    "schema": {"type": "string"},
+}
 
 
 def _path_parameter(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -216,7 +249,8 @@ def _document() -> dict[str, Any]:
                 [
                     _path_parameter(
                         "key", "the player's key", {"type": "string", "pattern": "^[A-Za-z0-9-]{1,40}$"}
-                    )
+                    ),
+                    STICHTAG_PARAMETER,
                 ],
             ),
             "/api/clubs/{zps}/players": _get(
@@ -231,6 +265,7 @@ def _document() -> dict[str, Any]:
                         "description": "1: active members only",
                         "schema": {"type": "string", "enum": ["1", "true", "ja"]},
                     },
+                    STICHTAG_PARAMETER,
                 ],
             ),
             "/api/tournaments/{id}": _get(

@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from ratings.api.schema import openapi
 from ratings.models import Club
 from ratings.selectors import clubs, lists, players, tournaments
+from ratings.web.public.forms import stichtag_from
 from ratings.web.throttle import throttle
 
 
@@ -149,8 +150,37 @@ def _player_summary(player) -> dict:
     }
 
 
+class BadParameter(Exception):
+    """A query parameter the API cannot read: a JSON 400 that names it."""
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        self.message = message
+
+
+def _stichtag(request: HttpRequest):
+    """``?stichtag=YYYY-MM-DD`` (or DD.MM.YYYY): the day whose values to give; None: today's."""
+    day, form = stichtag_from(request.GET)
+    if form.errors:
+        raise BadParameter(
+            "stichtag", "stichtag: not a date; expected YYYY-MM-DD (e.g. 2026-08-01) or DD.MM.YYYY"
+        )
+    return day
+
+
+def _bad_parameter(error: BadParameter) -> JsonResponse:
+    response = _json({"error": error.message, "parameter": error.parameter, "status": 400})
+    response.status_code = 400
+    return response
+
+
 @api_view
 def player(request: HttpRequest, key: str) -> HttpResponse:
+    try:
+        stichtag = _stichtag(request)
+    except BadParameter as error:
+        return _bad_parameter(error)
     player = players.player(key=key)
     if player is None:
         kept = players.merged_into(key=key)
@@ -158,10 +188,17 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
             raise Http404
         # Merged into another record: a permanent redirect to him (with the CORS header, so that a club
         # website's fetch follows it).
-        response = HttpResponsePermanentRedirect(reverse("ratings:api-player", args=[kept]))
+        target = reverse("ratings:api-player", args=[kept])
+        query = request.META.get("QUERY_STRING", "")
+        response = HttpResponsePermanentRedirect(f"{target}?{query}" if query else target)
         response["Access-Control-Allow-Origin"] = "*"
         return response
     rows = players.history(player=player)
+    if stichtag is not None:
+        # The player as he stood on the Stichtag: his history up to it and the values after it.
+        rows = players.up_to(rows, stichtag)
+        value = players.value_after(rows)
+        player.dwz, player.index, player.last_evaluated = value.dwz, value.index, value.last_evaluated
     history = []
     for row in rows:
         ev, adj = row.evaluation, row.adjustment
@@ -197,31 +234,40 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
         if m.current
     ]
     data["history"] = history
+    if stichtag is not None:
+        data["stichtag"] = stichtag.isoformat()
     return _json(data)
 
 
 @api_view
 def club_players(request: HttpRequest, zps: str) -> JsonResponse:
+    try:
+        stichtag = _stichtag(request)
+    except BadParameter as error:
+        return _bad_parameter(error)
     club = clubs.club(zps=zps)
     if club is None:
         raise Http404
-    members = lists.rating_list().in_club(club)
+    members = lists.rating_list(stichtag=stichtag).in_club(club)
     if request.GET.get("aktiv") in ("1", "true", "ja"):
         members = members.active()
-    ranked = lists.ranked(members)
-    return _json(
-        {
-            "club": {
-                **_club(club),
-                "organisation": {"code": club.organisation.code, "name": club.organisation.name},
-            },
-            "players": [
-                # ``rank`` is lists.ranked's window annotation, which django-stubs does not see on Player
-                {"rank": p.rank if p.dwz is not None else None, **_player_summary(p)}  # type: ignore[attr-defined]
-                for p in ranked
-            ],
-        }
-    )
+    ranked = list(lists.ranked(members))
+    if stichtag is not None:
+        lists.stichtag_rows(ranked, stichtag=stichtag)
+    data = {
+        "club": {
+            **_club(club),
+            "organisation": {"code": club.organisation.code, "name": club.organisation.name},
+        },
+        "players": [
+            # ``rank`` is lists.ranked's window annotation, which django-stubs does not see on Player
+            {"rank": p.rank if p.dwz is not None else None, **_player_summary(p)}  # type: ignore[attr-defined]
+            for p in ranked
+        ],
+    }
+    if stichtag is not None:
+        data["stichtag"] = stichtag.isoformat()
+    return _json(data)
 
 
 def _evaluation(ev) -> dict | None:

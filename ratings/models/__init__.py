@@ -14,6 +14,7 @@ from .dsb_list import (
 )
 from .evaluation import Evaluation, EvaluationDigest, Restpartie
 from .federation import Club, Organisation
+from .frozen_list import FrozenList, FrozenListRow
 from .officer import OfficerScope, TournamentEntryMode
 from .player import Membership, MergedKey, Player
 from .recalculation import RecalculationJob, RecalculationJobStatus
@@ -26,6 +27,8 @@ __all__ = [
     "DifferenceCause",
     "Evaluation",
     "EvaluationDigest",
+    "FrozenList",
+    "FrozenListRow",
     "Game",
     "ListImport",
     "ListImportStatus",

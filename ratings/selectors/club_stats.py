@@ -6,14 +6,16 @@ The current memberships with their player's DWZ, summed up here.
 
 from __future__ import annotations
 
+import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import F, OuterRef, Subquery
 
 from ratings.dwz.rounding import rhu_div
 from ratings.enums import PlayerStatus
 from ratings.models import Club, Membership, Organisation, Player
+from ratings.selectors.stichtag import StichtagValue, split
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +46,18 @@ def _stats(rows: list[tuple[int | None, str]]) -> ClubStats:
     )
 
 
-def club_stats(*, club: Club) -> ClubStats:
+def club_stats(*, club: Club, stichtag: datetime.date | None = None) -> ClubStats:
     """The club's figures (one query: its current memberships from the club's index, each with its player's
-    DWZ looked up by primary key)."""
+    DWZ looked up by primary key; at ``stichtag``: his DWZ at that day, ``selectors.stichtag``)."""
+    if stichtag is not None:
+        day_rows = (
+            Membership.objects.current()
+            .filter(club=club)
+            .order_by()
+            .annotate(day_value=StichtagValue(stichtag, pk=F("player_id")))
+            .values_list("day_value", "status")
+        )
+        return _stats([(split(value)[0], status) for value, status in day_rows])
     # Joined, PostgreSQL hashed every player of the federation (a sequential scan of 100,000 players for a
     # club of 1,235 members); the members' keys as a list of parameters cost more than the lookups.
     dwz = Player.objects.filter(pk=OuterRef("player_id")).order_by().values("dwz")[:1]

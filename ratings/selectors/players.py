@@ -112,6 +112,36 @@ def _merged(evaluations: Sequence, adjustments: Sequence[RatingAdjustment]) -> l
 
 
 @dataclass(frozen=True)
+class AsOf:
+    """A player's DWZ, index and last rating evaluation after the rows of his history up to a day."""
+
+    dwz: int | None
+    index: int | None
+    last_evaluated: datetime.date | None
+
+
+def value_after(rows: Sequence[HistoryRow]) -> AsOf:
+    """The values after ``rows`` (a history in replay order, as ``history`` or ``card_page`` give it): the
+    last adjustment with a DWZ or evaluation that set the rating decides DWZ and index; the last such
+    evaluation is the last evaluation (the same rule as the lists' ``selectors.stichtag``)."""
+    dwz = index = last = None
+    for row in rows:
+        if row.evaluation is not None:
+            if not sets_rating(row.evaluation.status, row.evaluation.n) or row.evaluation.dwz_new is None:
+                continue
+            last = row.date
+        elif row.dwz_after is None:
+            continue
+        dwz, index = row.dwz_after, row.index_after
+    return AsOf(dwz=dwz, index=index, last_evaluated=last)
+
+
+def up_to(rows: list[HistoryRow], day: datetime.date) -> list[HistoryRow]:
+    """The rows of a history on or before ``day`` (an undated start value always)."""
+    return [row for row in rows if row.date is None or row.date <= day]
+
+
+@dataclass(frozen=True)
 class _Summary:
     """What numbering and the chart need of an evaluation (a tuple, not a model instance, for each of a
     long history's rows; the page's own rows are read whole)."""
@@ -123,6 +153,7 @@ class _Summary:
     dwz_new: int | None
     performance: int | None
     name: str
+    index_new: int | None = None
 
 
 @dataclass
@@ -136,6 +167,9 @@ class CardPage:
     total: int  # rows of the whole history
     first: int  # position of the page's first row in the history, from 1
     pages: list[tuple[int, int | None, int | None]] = field(default_factory=list)  # (page, first year, last)
+    # With a Stichtag (``card_page(until=…)``): the history up to that day and the values after it.
+    until: datetime.date | None = None
+    value: AsOf | None = None
 
     @property
     def last(self) -> int:
@@ -150,18 +184,25 @@ class CardPage:
         return self.number - 1 if self.number > 1 else None
 
 
-def card_page(*, player: Player, page: int = 1, per_page: int | None = None) -> CardPage:
+def card_page(
+    *, player: Player, page: int = 1, per_page: int | None = None, until: datetime.date | None = None
+) -> CardPage:
     """Page ``page`` of the player's history (1: the latest ``per_page`` rows; a page past the oldest is the
     oldest), numbered and charted over the whole history (three queries: the history's summaries, the
-    adjustments, the page's evaluations)."""
+    adjustments, the page's evaluations). ``until``: the history up to that day (a Stichtag), with the
+    values after it in ``value``."""
     per_page = per_page or CARD_PAGE_ROWS
     summaries = [
         _Summary(*values)
         for values in _card_evaluations(player)
         .in_evaluation_order()
-        .values_list("pk", "end_date", "status", "n", "dwz_new", "performance", "tournament__name")
+        .values_list(
+            "pk", "end_date", "status", "n", "dwz_new", "performance", "tournament__name", "index_new"
+        )
     ]
     rows = _merged(summaries, _adjustments(player))
+    if until is not None:
+        rows = up_to(rows, until)
     chart = [_chart_point(row) for row in rows if _charted(row)]
     count = max(1, -(-len(rows) // per_page))
     number = min(max(page, 1), count)
@@ -180,7 +221,16 @@ def card_page(*, player: Player, page: int = 1, per_page: int | None = None) -> 
         end = len(rows) - (n - 1) * per_page
         years = [row.date.year for row in rows[max(end - per_page, 0) : end] if row.date is not None]
         pages.append((n, min(years, default=None), max(years, default=None)))
-    return CardPage(rows=shown, chart=chart, number=number, total=len(rows), first=start + 1, pages=pages)
+    return CardPage(
+        rows=shown,
+        chart=chart,
+        number=number,
+        total=len(rows),
+        first=start + 1,
+        pages=pages,
+        until=until,
+        value=value_after(rows) if until is not None else None,
+    )
 
 
 def _chart_point(row: HistoryRow) -> dict[str, Any]:

@@ -66,6 +66,18 @@ def test_every_response_matches_the_schema(client, document, e2, e1):
         ("/api/tournaments/{id}", reverse("ratings:api-tournament", args=[e2["tournament"].pk])),
         ("/api/tournaments/{id}", reverse("ratings:api-tournament", args=[e1["tournament"].pk])),
         ("/api/tournaments/{id}", "/api/tournaments/999999"),
+        # Issue 30: at a Stichtag (before and after the Umstufung), and a bad one (400)
+        ("/api/players/{key}", reverse("ratings:api-player", args=[player.key]) + "?stichtag=2026-06-07"),
+        ("/api/players/{key}", reverse("ratings:api-player", args=[player.key]) + "?stichtag=08.06.2026"),
+        ("/api/players/{key}", reverse("ratings:api-player", args=[player.key]) + "?stichtag=gestern"),
+        (
+            "/api/clubs/{zps}/players",
+            reverse("ratings:api-club-players", args=["C0501"]) + "?stichtag=2019-01-01",
+        ),
+        (
+            "/api/clubs/{zps}/players",
+            reverse("ratings:api-club-players", args=["C0501"]) + "?stichtag=2019-02-30",
+        ),
     ]
     seen = set()
     for template, url in calls:
@@ -77,7 +89,7 @@ def test_every_response_matches_the_schema(client, document, e2, e1):
         errors = sorted(_validator(document, name).iter_errors(response.json()), key=str)
         assert errors == [], (url, [e.message for e in errors[:3]])
         seen.add((template, response.status_code))
-    assert {status for _t, status in seen} == {200, 404}
+    assert {status for _t, status in seen} == {200, 400, 404}
 
 
 def test_schema_catches_an_undocumented_field(document, client, e2):

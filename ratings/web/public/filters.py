@@ -13,6 +13,7 @@ from ratings.models import Club, Organisation
 from ratings.selectors import lists, search
 from ratings.selectors.clubs import organisation_and_below
 from ratings.web.escaping import escape
+from ratings.web.public.forms import StichtagField
 
 
 class BootstrapFilterSet(django_filters.FilterSet):
@@ -64,6 +65,16 @@ class SelectWidget(forms.Select):
 
 class IntegerFilter(django_filters.NumberFilter):
     field_class = forms.IntegerField
+
+
+class StichtagFilter(django_filters.Filter):
+    """The Stichtag on the list's form: validated and shown here, applied by the view to the rows it lists
+    (``lists.list_rows(stichtag=…)``), since it changes the values, not which players are listed."""
+
+    field_class = StichtagField
+
+    def filter(self, qs, value):
+        return qs
 
 
 class CheckboxFilter(django_filters.BooleanFilter):
@@ -139,6 +150,7 @@ class RatingListFilter(BootstrapFilterSet):
         empty_label=_("alle"),
         widget=SelectWidget,
     )
+    stichtag = StichtagFilter()
     # Last: the top N of whatever the other filters left (ties at the border included).
     top = django_filters.ChoiceFilter(
         label=_("Top"), choices=TOP_CHOICES, method="filter_top", empty_label=_("alle"), widget=SelectWidget
@@ -181,14 +193,16 @@ class RatingListFilter(BootstrapFilterSet):
         return qs.active() if value else qs
 
     def filter_rated(self, qs, name, value):
-        return qs.rated() if value else qs
+        return lists.rated(qs) if value else qs
 
     def filter_german(self, qs, name, value):
         # The DSB list's eligibility is not kept; a player without a FIDE federation counts as German.
         return qs.filter(fide_federation__in=["GER", ""]) if value else qs
 
     def filter_named_list(self, qs, name, value):
-        return named_list(qs, value, year=timezone.localdate().year) if value else qs
+        # At a Stichtag the age classes are those of its year.
+        day = self.form.cleaned_data.get("stichtag") or timezone.localdate()
+        return named_list(qs, value, year=day.year) if value else qs
 
     def filter_top(self, qs, name, value):
         return lists.top(qs, n=int(value)) if value else qs

@@ -101,3 +101,47 @@ class SearchForm(forms.Form):
             attrs={"placeholder": _("Name, Verein, ZPS oder Turniercode"), "autocomplete": "off"}
         ),
     )
+
+
+STICHTAG_FORMATS = ["%d.%m.%Y", "%Y-%m-%d"]
+STICHTAG_ERROR = _("Stichtag: bitte ein Datum wie 01.08.2026 (oder 2026-08-01).")
+
+
+class StichtagField(forms.DateField):
+    """The day whose DWZ a list, card or API answer shows (``?stichtag=``): German or ISO dates only."""
+
+    default_error_messages = {"invalid": STICHTAG_ERROR}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", _("Stichtag"))
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("input_formats", STICHTAG_FORMATS)
+        kwargs.setdefault(
+            "widget",
+            forms.TextInput(
+                attrs={
+                    "placeholder": _("TT.MM.JJJJ"),
+                    "inputmode": "numeric",
+                    "autocomplete": "off",
+                    "size": 10,
+                }
+            ),
+        )
+        kwargs.setdefault("help_text", _("DWZ-Index nach der letzten Auswertung bis zu diesem Tag"))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if isinstance(value, str) and len(value.strip()) > 10:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+class StichtagForm(forms.Form):
+    stichtag = StichtagField()
+
+
+def stichtag_from(query) -> tuple[datetime.date | None, StichtagForm]:
+    """The Stichtag of a GET query (None: today or a bad value, which the bound form reports)."""
+    form = StichtagForm(query)
+    day = form.cleaned_data.get("stichtag") if form.is_valid() else None
+    return day, form

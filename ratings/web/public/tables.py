@@ -255,10 +255,23 @@ class RatingListTable(LeanTable):
         per_page = 50
         empty_text = _("Keine Spieler gefunden.")
 
+    # The Stichtag of the rows' values (``lists.as_of``; None: today), kept in the links to cards and clubs.
+    stichtag = None
+
+    def __init__(self, *args: Any, stichtag=None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stichtag = stichtag
+
+    def _keep_stichtag(self, url: str) -> str:
+        return f"{url}?{urlencode({'stichtag': self.stichtag.isoformat()})}" if self.stichtag else url
+
     def paginate(self, *args, **kwargs):
-        """The page, then its rows' primary clubs and ranks: two queries for the page's rows alone."""
+        """The page, then its rows' primary clubs and ranks: two queries for the page's rows alone (and their
+        last evaluations at a Stichtag)."""
         super().paginate(*args, **kwargs)
         records = [row.record for row in self.page.object_list]
+        if self.stichtag is not None:
+            lists.stichtag_rows(records, stichtag=self.stichtag)
         clubs = lists.primary_clubs(player_ids=[r.pk for r in records])
         ranks = (
             {}
@@ -271,13 +284,14 @@ class RatingListTable(LeanTable):
 
     # HTML
     def render_name(self, record):
-        url = links.url("ratings:player-detail", record.key)
+        url = self._keep_stichtag(links.url("ratings:player-detail", record.key))
         return format_html('<a href="{}">{}</a>', url, record.name)
 
     def render_club(self, value, record):
         if not value:
             return "—"
-        return format_html('<a href="{}">{}</a>', links.url("ratings:club-detail", record.club_zps), value)
+        url = self._keep_stichtag(links.url("ratings:club-detail", record.club_zps))
+        return format_html('<a href="{}">{}</a>', url, value)
 
     def render_dwz(self, record):
         return _dwz_index(record)
@@ -316,6 +330,8 @@ class RatingListTable(LeanTable):
             for c in columns
             if c.name not in ("rank", "club") and str(c.accessor) not in fields
         ]
+        if self.stichtag is not None:
+            return [str(c.header) for c in columns], self._stichtag_rows(queryset, fields, columns)
         ranks = lists.ranks(queryset) if "rank" in names else {}
         primary = lists.primary_clubs(player_ids=None) if "club" in names else {}
         clubs = {pk: club[0] for pk, club in primary.items()}
@@ -342,6 +358,31 @@ class RatingListTable(LeanTable):
 
         rows = queryset.values_list(*fields).iterator(chunk_size=2000)
         return [str(c.header) for c in columns], values(rows)
+
+    def _stichtag_rows(self, queryset, fields: list[str], columns) -> Iterator[list[Any]]:
+        """``export_rows`` at the table's Stichtag: the day's DWZ, index and last evaluation in place of the
+        stored ones (the same cells, from ``stichtag_value`` and one grouped query of last evaluations)."""
+        assert self.stichtag is not None
+        names = {c.name for c in columns}
+        day_fields = [f for f in fields if f not in ("dwz", "index", "last_evaluated")]
+        ranks = lists.ranks(queryset) if "rank" in names else {}
+        primary = lists.primary_clubs(player_ids=None) if "club" in names else {}
+        last = lists.stichtag_last_evaluated(stichtag=self.stichtag)
+        for row in queryset.values_list(*day_fields, lists.STICHTAG_VALUE).iterator(chunk_size=2000):
+            values = dict(zip(day_fields, row, strict=False))
+            dwz, index = lists.split_stichtag_value(row[-1])
+            day = last.get(values["pk"])
+            values.update(dwz=dwz, index=index, last_evaluated=day.isoformat() if day else "")
+            computed = {
+                "rank": ranks.get(dwz, "") if dwz is not None else "",
+                "club": primary.get(values["pk"], ("",))[0],
+                "name": f"{values['surname']}, {values['first_name']}"
+                if values["first_name"]
+                else values["surname"],
+                "last_evaluated": values["last_evaluated"],
+            }
+            cells = [computed[c.name] if c.name in computed else values[str(c.accessor)] for c in columns]
+            yield ["" if v is None else v for v in cells]
 
 
 class ClubMembersTable(RatingListTable):

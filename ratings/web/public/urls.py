@@ -2,11 +2,21 @@
 
 from django.urls import path
 
-from ratings.web.public.views import calculator, detail, home, lists, recalculation, tournament_export
+from ratings.web.public.views import (
+    calculator,
+    detail,
+    frozen_lists,
+    home,
+    lists,
+    recalculation,
+    tournament_export,
+)
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("ranglisten/", lists.RatingListView.as_view(), name="rating-list"),
+    path("ranglisten/stichtag/", frozen_lists.frozen_list_index, name="frozen-lists"),
+    path("ranglisten/stichtag/<int:pk>/", frozen_lists.frozen_list_detail, name="frozen-list-detail"),
     path("spieler/", lists.PlayerListView.as_view(), name="player-list"),
     path("spieler/<player_key:key>/", detail.player_detail, name="player-detail"),
     path("vereine/", lists.ClubListView.as_view(), name="club-list"),

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from ratings.selectors import players, tournaments
 from ratings.web.notices import recalculation_job
 from ratings.web.officer.hooks import officer_panel
+from ratings.web.public.forms import stichtag_from
 from ratings.web.public.presenters import evaluation_rows, standings_context
 
 # Above this many players a tournament's page leaves the games (progress table, scoresheets: three quarters
@@ -50,8 +51,15 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
         page = int(request.GET.get("page", 1))
     except ValueError:
         page = 1
-    card = players.card_page(player=player, page=page)
+    stichtag, stichtag_form = stichtag_from(request.GET)
+    stichtag_form.fields["stichtag"].widget.attrs["class"] = "form-control form-control-sm"
+    card = players.card_page(player=player, page=page, until=stichtag)
+    if card.value is not None:
+        # The card as it stood on the Stichtag (display only, never saved): head values and category.
+        player.dwz, player.index = card.value.dwz, card.value.index
+        player.last_evaluated = card.value.last_evaluated
     context = {
+        "stichtag_form": stichtag_form,
         "player": player,
         "memberships": [m for m in player.memberships.all() if m.current],
         "past_memberships": [m for m in player.memberships.all() if not m.current],

@@ -20,7 +20,7 @@ from ratings.permissions import user_scope
 from ratings.selectors import club_stats, clubs, lists, statistics, tournaments
 from ratings.selectors import search as search_selectors
 from ratings.web.public.filters import NAMED_LISTS, ClubListFilter, RatingListFilter, TournamentListFilter
-from ratings.web.public.forms import SearchForm
+from ratings.web.public.forms import SearchForm, stichtag_from
 from ratings.web.public.presenters import statistics_charts
 from ratings.web.public.tables import (
     ClubMembersTable,
@@ -83,8 +83,20 @@ class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView)
     export_class = SafeTableExport
     title = ""
 
+    def dispatch(self, request, *args, **kwargs):
+        # The list's Stichtag (None: today's values; a bad date is an error on the filter form).
+        self.stichtag, _form = stichtag_from(request.GET)
+        return super().dispatch(request, *args, **kwargs)
+
     def get_queryset(self):
-        return lists.list_rows()
+        return lists.list_rows(stichtag=self.stichtag)
+
+    def get_table_kwargs(self):
+        return {**super().get_table_kwargs(), "stichtag": self.stichtag}
+
+    def get_export_filename(self, export_format):
+        name = super().get_export_filename(export_format)
+        return name.replace(".", f"-{self.stichtag.isoformat()}.", 1) if self.stichtag else name
 
     def get_table_pagination(self, table):
         if self.export_class.is_valid_format(self.request.GET.get(self.export_trigger_param)):
@@ -100,6 +112,7 @@ class RatingListView(PublicListMixin, ExportMixin, SingleTableMixin, FilterView)
         context["export_formats"] = self.export_formats
         context["page_title"] = self.title or _("Ranglisten")
         context["named_lists"] = NAMED_LISTS
+        context["stichtag"] = self.stichtag
         return context
 
 
@@ -111,7 +124,7 @@ class PlayerListView(RatingListView):
     export_name = "dwz-spieler"
 
     def get_queryset(self):
-        return lists.list_rows().order_by("surname", "first_name", "pk")
+        return lists.list_rows(stichtag=self.stichtag).order_by("surname", "first_name", "pk")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -150,7 +163,8 @@ class ClubDetailView(RatingListView):
         return super().dispatch(request, *args, **kwargs)
 
     def get_export_filename(self, export_format):
-        return f"dwz-{self.club.zps}.{export_format}"
+        day = f"-{self.stichtag.isoformat()}" if self.stichtag else ""
+        return f"dwz-{self.club.zps}{day}.{export_format}"
 
     def get_filterset_kwargs(self, filterset_class):
         kwargs = super().get_filterset_kwargs(filterset_class)
@@ -158,7 +172,7 @@ class ClubDetailView(RatingListView):
         return kwargs
 
     def get_queryset(self):
-        return lists.club_members(club=self.club)
+        return lists.club_members(club=self.club, stichtag=self.stichtag)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -166,7 +180,7 @@ class ClubDetailView(RatingListView):
         context["page_title"] = self.club.name
         context["tournaments"] = list(clubs.club_tournaments(club=self.club, limit=20))
         context["past_members"] = list(clubs.club_past_members(club=self.club)[:100])
-        context["stats"] = club_stats.club_stats(club=self.club)
+        context["stats"] = club_stats.club_stats(club=self.club, stichtag=self.stichtag)
         scope = user_scope(self.request.user)
         context["list_download"] = scope.is_staff or self.club.pk in scope.club_ids
         return context
@@ -197,7 +211,8 @@ class OrganisationDetailView(RatingListView):
         return super().get(request, *args, **kwargs)
 
     def get_export_filename(self, export_format):
-        return f"dwz-{self.organisation.code}.{export_format}"
+        day = f"-{self.stichtag.isoformat()}" if self.stichtag else ""
+        return f"dwz-{self.organisation.code}{day}.{export_format}"
 
     def get_filterset_kwargs(self, filterset_class):
         kwargs = super().get_filterset_kwargs(filterset_class)
@@ -205,7 +220,7 @@ class OrganisationDetailView(RatingListView):
         return kwargs
 
     def get_queryset(self):
-        return lists.organisation_members(organisation=self.organisation)
+        return lists.organisation_members(organisation=self.organisation, stichtag=self.stichtag)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
