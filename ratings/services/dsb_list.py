@@ -31,6 +31,7 @@ from ratings.bulk import insert_rows, update_rows
 from ratings.dwz.replay import OrderKey, adjustment_order, day_start
 from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
 from ratings.exports import spreadsheet_safe
+from ratings.folding import name_sort_key
 from ratings.formats.dsb_list import DsbList, Limits, ListError, PlayerRow, Problem
 from ratings.models import (
     Club,
@@ -546,7 +547,8 @@ class _NewPlayer:
 
 
 # A new player's derived DWZ/index are his start value: without any event that is what a replay gives.
-_PLAYER_INSERT = ("key", *_PLAYER_FIELDS, "status", "dwz", "index", "created_at", "updated_at")
+_PLAYER_INSERT = ("key", *_PLAYER_FIELDS, "status", "dwz", "index", "created_at", "updated_at", "name_sort")
+_NAMES = {"surname", "first_name"}
 
 
 def _status_of(rows: list[PlayerRow]) -> str:
@@ -588,6 +590,7 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
                     row.index,
                     now,
                     now,
+                    name_sort_key(values["surname"], values["first_name"]),  # no save(): the key written here
                 )
             )
             person.player = _NewPlayer(0, key, values["surname"], values["first_name"])
@@ -614,7 +617,12 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
         by_fields[tuple(sorted(fields))].append(player)
     for names, players in by_fields.items():
         fields = [*names, "updated_at"]
-        update_rows(Player, fields, ([p.pk, *(getattr(p, f) for f in fields)] for p in players))
+        rows = ([p.pk, *(getattr(p, f) for f in fields)] for p in players)
+        if _NAMES & set(names):  # a name changed: its sort key with it (no save() sets it here)
+            keys = (name_sort_key(p.surname, p.first_name) for p in players)
+            rows = ([*row, key] for row, key in zip(rows, keys, strict=True))
+            fields.append("name_sort")
+        update_rows(Player, fields, rows)
     return {player.pk for player, fields in changed if "birth_year" in fields}
 
 
