@@ -26,7 +26,7 @@ def list_rows() -> PlayerQuerySet:
     """The list pages' rows, best DWZ first: the primary club only as a sort key (``club_sort``), since a
     correlated lookup per row runs for every row an OFFSET skips; ``primary_clubs`` adds the page's clubs."""
     return (
-        Player.objects.alias(club_sort=Subquery(_primary_membership().values("club__name")[:1]))
+        Player.objects.alias(club_sort=Subquery(_primary_membership().values("club__name_sort")[:1]))
         .annotate(
             # Sort keys with unrated/unknown values below every real one, on SQLite and PostgreSQL alike.
             dwz_sort=Coalesce("dwz", Value(-1)),
@@ -34,9 +34,7 @@ def list_rows() -> PlayerQuerySet:
             last_sort=Coalesce("last_evaluated", Value(datetime.date(1900, 1, 1))),
         )
         # Equal DWZ share a rank; among them the higher index (the better established rating) first.
-        .order_by(
-            F("dwz").desc(nulls_last=True), F("index").desc(nulls_last=True), "surname", "first_name", "pk"
-        )
+        .order_by(F("dwz").desc(nulls_last=True), F("index").desc(nulls_last=True), "name_sort", "pk")
     )
 
 
