@@ -617,10 +617,10 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
         by_fields[tuple(sorted(fields))].append(player)
     for names, players in by_fields.items():
         fields = [*names, "updated_at"]
-        rows = ([p.pk, *(getattr(p, f) for f in fields)] for p in players)
+        rows = [[p.pk, *(getattr(p, f) for f in fields)] for p in players]
         if _NAMES & set(names):  # a name changed: its sort key with it (no save() sets it here)
-            keys = (name_sort_key(p.surname, p.first_name) for p in players)
-            rows = ([*row, key] for row, key in zip(rows, keys, strict=True))
+            for row, p in zip(rows, players, strict=True):
+                row.append(name_sort_key(p.surname, p.first_name))
             fields.append("name_sort")
         update_rows(Player, fields, rows)
     return {player.pk for player, fields in changed if "birth_year" in fields}
