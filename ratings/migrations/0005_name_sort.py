@@ -25,6 +25,48 @@ def fill_keys(apps, schema_editor):
                 cursor.executemany(sql, batch)
 
 
+# PostgreSQL only (as 0001's): the two orders that ended in "surname, first_name, id" end in the sort key now.
+# The rating list's order as one index (a page is an index range) and the search's prefix range by the
+# surname key, then its order.
+OLD_INDEXES = [
+    (
+        "ratings_player_rating_list_order",
+        "ratings_player (dwz DESC NULLS LAST, index DESC NULLS LAST, surname, first_name, id)",
+    ),
+    (
+        "ratings_player_surname_key_prefix",
+        "ratings_player (surname_key varchar_pattern_ops, surname, first_name, id)",
+    ),
+]
+NEW_INDEXES = [
+    (
+        "ratings_player_rating_list_order_din",
+        "ratings_player (dwz DESC NULLS LAST, index DESC NULLS LAST, name_sort, id)",
+    ),
+    (
+        "ratings_player_surname_key_prefix_din",
+        "ratings_player (surname_key varchar_pattern_ops, name_sort, id)",
+    ),
+]
+
+
+def _replace_indexes(schema_editor, drop, create):
+    if schema_editor.connection.vendor != "postgresql":
+        return
+    for name, _target in drop:
+        schema_editor.execute(f"DROP INDEX IF EXISTS {name}")
+    for name, target in create:
+        schema_editor.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
+
+
+def order_indexes(apps, schema_editor):
+    _replace_indexes(schema_editor, OLD_INDEXES, NEW_INDEXES)
+
+
+def order_indexes_back(apps, schema_editor):
+    _replace_indexes(schema_editor, NEW_INDEXES, OLD_INDEXES)
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("ratings", "0004_audit_abgleich_states"),
@@ -62,4 +104,5 @@ class Migration(migrations.Migration):
             model_name="player",
             index=models.Index(fields=["name_sort"], name="ratings_pla_name_so_7f53cd_idx"),
         ),
+        migrations.RunPython(order_indexes, order_indexes_back),
     ]
