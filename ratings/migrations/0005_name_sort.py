@@ -12,17 +12,24 @@ def fill_keys(apps, schema_editor):
     quote = connection.ops.quote_name
     for model_name, sources in (("Player", ("surname", "first_name")), ("Club", ("name",))):
         model = apps.get_model("ratings", model_name)
-        sql = f"UPDATE {quote(model._meta.db_table)} SET {quote('name_sort')} = %s WHERE {quote('id')} = %s"
-        rows = list(model.objects.order_by("pk").values_list("pk", *sources))
-        batch = []
+        table = quote(model._meta.db_table)
+        rows = [
+            (pk, name_sort_key(*(n or "" for n in names)))
+            for pk, *names in model.objects.order_by("pk").values_list("pk", *sources)
+        ]
         with connection.cursor() as cursor:
-            for pk, *names in rows:
-                batch.append((name_sort_key(*(n or "" for n in names)), pk))
-                if len(batch) == 5000:
-                    cursor.executemany(sql, batch)
-                    batch = []
-            if batch:
-                cursor.executemany(sql, batch)
+            for start in range(0, len(rows), 20000):
+                chunk = rows[start : start + 20000]
+                if connection.vendor == "postgresql":  # one statement a chunk: 100,000 players in seconds
+                    cursor.execute(
+                        f"UPDATE {table} SET name_sort = v.k FROM unnest(%s::bigint[], %s::text[]) AS v(id, k) "
+                        f"WHERE {table}.id = v.id",
+                        [[pk for pk, _k in chunk], [k for _pk, k in chunk]],
+                    )
+                else:
+                    cursor.executemany(
+                        f"UPDATE {table} SET name_sort = %s WHERE id = %s", [(k, pk) for pk, k in chunk]
+                    )
 
 
 # PostgreSQL only (as 0001's): the two orders that ended in "surname, first_name, id" end in the sort key now.
