@@ -611,6 +611,12 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
             if isinstance(person.player, _NewPlayer):
                 person.player.pk = pks[person.player.key]
     report.players_created += len(new_rows)
+    _update_players(changed, now)
+    return {player.pk for player, fields in changed if "birth_year" in fields}
+
+
+def _update_players(changed: list[tuple[_Existing, list[str]]], now: datetime.datetime) -> None:
+    """The changed fields of the existing players, one bulk update per set of fields."""
     by_fields: dict[tuple[str, ...], list[_Existing]] = defaultdict(list)
     for player, fields in changed:
         player.updated_at = now
@@ -623,7 +629,6 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
                 row.append(name_sort_key(p.surname, p.first_name))
             fields.append("name_sort")
         update_rows(Player, fields, rows)
-    return {player.pk for player, fields in changed if "birth_year" in fields}
 
 
 # --- memberships -----------------------------------------------------------------------------------------
