@@ -547,7 +547,7 @@ class _NewPlayer:
 
 
 # A new player's derived DWZ/index are his start value: without any event that is what a replay gives.
-_PLAYER_INSERT = ("key", *_PLAYER_FIELDS, "status", "dwz", "index", "created_at", "updated_at", "name_sort")
+_PLAYER_INSERT = ("key", *_PLAYER_FIELDS, "status", "dwz", "index", "created_at", "updated_at")
 _NAMES = {"surname", "first_name"}
 
 
@@ -590,7 +590,6 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
                     row.index,
                     now,
                     now,
-                    name_sort_key(values["surname"], values["first_name"]),  # no save(): the key written here
                 )
             )
             person.player = _NewPlayer(0, key, values["surname"], values["first_name"])
@@ -624,7 +623,7 @@ def _update_players(changed: list[tuple[_Existing, list[str]]], now: datetime.da
     for names, players in by_fields.items():
         fields = [*names, "updated_at"]
         rows = [[p.pk, *(getattr(p, f) for f in fields)] for p in players]
-        if _NAMES & set(names):  # a name changed: its sort key with it (no save() sets it here)
+        if _NAMES & set(names):  # a name changed: its sort key from both (update_rows has one of them only)
             for row, p in zip(rows, players, strict=True):
                 row.append(name_sort_key(p.surname, p.first_name))
             fields.append("name_sort")
