@@ -20,12 +20,43 @@ from typing import Any, TypeVar
 from django.db import connection, connections, models, transaction
 from django.db.models.options import Options
 
+from ratings.folding import name_sort_key
+
 T = TypeVar("T")
 R = TypeVar("R")
 
 
+def with_sort_keys(
+    model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]], *, offset: int = 0
+) -> tuple[list[str], Iterable[Sequence[Any]]]:
+    """``fields`` and ``rows`` with the model's DIN 5007 sort keys (``SortKeyField``) appended, where the rows
+    write a key's names but not the key: no ``save()`` keeps it on this path. ``offset``: values before the
+    fields in each row (``update_rows``' keys). A row naming some of a key's names but not all cannot give
+    it: the caller then passes the key itself."""
+    from ratings.models.search_keys import SortKeyField  # the models import nothing of this module
+
+    names = list(fields)
+    keys = [
+        f
+        for f in model._meta.concrete_fields
+        if isinstance(f, SortKeyField) and f.name not in names and set(f.sources) & set(names)
+    ]
+    if not keys:
+        return names, rows
+    for key in keys:
+        if not set(key.sources) <= set(names):
+            raise ValueError(
+                f"{model.__name__}.{key.name}: write {', '.join(key.sources)} together, or the key"
+            )
+    positions = [[offset + names.index(s) for s in key.sources] for key in keys]
+    keyed = ([*row, *(name_sort_key(*(row[i] or "" for i in at)) for at in positions)] for row in rows)
+    return [*names, *(key.name for key in keys)], keyed
+
+
 def insert_rows(model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
-    """Insert ``rows`` (tuples in ``fields`` order) into ``model``'s table; returns the number inserted."""
+    """Insert ``rows`` (tuples in ``fields`` order) into ``model``'s table; returns the number inserted
+    (the sort keys of the names among them added: ``with_sort_keys``)."""
+    fields, rows = with_sort_keys(model, fields, rows)
     opts = model._meta
     columns = [_column(opts, name) for name in fields]
     quote = connection.ops.quote_name
@@ -87,8 +118,10 @@ def update_rows(
     PostgreSQL: one ``UPDATE … FROM unnest(arrays)`` (one array per column): a prepared ``UPDATE`` per row
     cost twice the server's CPU and wall time (100,000 players after a fresh full recalculation). SQLite:
     one prepared statement executed many times. ``bulk_update`` builds a ``CASE WHEN`` per row and field,
-    which costs milliseconds per row at this size.
+    which costs milliseconds per row at this size. The sort keys of names among the fields are added
+    (``with_sort_keys``).
     """
+    fields, rows = with_sort_keys(model, fields, rows, offset=len(by) or 1)
     opts = model._meta
     quote = connection.ops.quote_name
     table = quote(opts.db_table)

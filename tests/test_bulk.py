@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from ratings import bulk
 from ratings.enums import EvaluationStatus
+from ratings.folding import name_sort_key
 from ratings.models import Evaluation, Player, Restpartie
 from tests.builders import player
 from tests.factories import TournamentFactory
@@ -80,15 +81,18 @@ def test_player_rows_with_umlauts_and_datetimes_round_trip_and_update():
     ]
     assert bulk.insert_rows(Player, fields, rows) == 2
     assert list(Player.objects.order_by("key").values_list(*fields)) == rows
+    # The names' DIN 5007 key written beside them (no save() on this path).
+    assert Player.objects.get(key="ÄÖÜ-2").name_sort == name_sort_key("Ärger", "Zoë")
     pk = Player.objects.get(key="ÄÖÜ-2").pk
-    assert (
-        bulk.update_rows(Player, ("surname", "dwz", "last_evaluated"), [(pk, "Weiß", 1204, D(2025, 7, 1))])
-        == 1
-    )
-    assert Player.objects.filter(pk=pk).values_list("surname", "dwz", "last_evaluated").get() == (
+    written = [(pk, "Weiß", "Zoë", 1204, D(2025, 7, 1))]
+    assert bulk.update_rows(Player, ("surname", "first_name", "dwz", "last_evaluated"), written) == 1
+    assert Player.objects.filter(pk=pk).values_list(
+        "surname", "dwz", "last_evaluated", "name_sort"
+    ).get() == (
         "Weiß",
         1204,
         D(2025, 7, 1),
+        name_sort_key("Weiß", "Zoë"),
     )
     assert Player.objects.get(key="ÄÖÜ-1").surname == "Müßig-Öztürk"  # other rows untouched
 
@@ -230,11 +234,13 @@ TRICKY = ['O"Brien', "back\\slash", "{braces}", "NULL", "", " space ", "a,b", "M
 
 def test_update_rows_writes_strings_as_given():
     players = [player() for _ in TRICKY]
-    rows = [(p.pk, name) for p, name in zip(players, TRICKY, strict=True)]
-    assert bulk.update_rows(Player, ("surname",), rows) == len(TRICKY)
-    assert dict(Player.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "surname")) == dict(
-        rows
-    )
+    rows = [(p.pk, name, p.first_name) for p, name in zip(players, TRICKY, strict=True)]
+    assert bulk.update_rows(Player, ("surname", "first_name"), rows) == len(TRICKY)
+    stored = Player.objects.filter(pk__in=[p.pk for p in players]).values_list("pk", "surname", "first_name")
+    assert sorted(stored) == sorted(rows)
+    # A surname alone cannot give the sort key of the name: the writer is told, nothing is written.
+    with pytest.raises(ValueError, match="name_sort"):
+        bulk.update_rows(Player, ("surname",), [(players[0].pk, "Anders")])
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="array literals are PostgreSQL's")

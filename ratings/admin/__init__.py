@@ -81,11 +81,15 @@ class OrganisationAdmin(admin.ModelAdmin):
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    list_display = ["zps", "name", "organisation"]
+    list_display = ["zps", "club_name", "organisation"]
     list_select_related = ["organisation"]
     search_fields = ["zps", "name"]
     list_filter = [("organisation", admin.RelatedOnlyFieldListFilter)]
     autocomplete_fields = ["organisation"]
+
+    @admin.display(description=_("Name"), ordering="name_sort")  # DIN 5007, as the public pages
+    def club_name(self, obj: Club) -> str:
+        return obj.name
 
 
 class MembershipInline(admin.TabularInline):
@@ -111,7 +115,7 @@ class StartValueInline(admin.TabularInline):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["key", "name", "birth_year", "sex", "dwz", "index", "last_evaluated", "status"]
+    list_display = ["key", "player_name", "birth_year", "sex", "dwz", "index", "last_evaluated", "status"]
     search_fields = [
         "surname",
         "first_name",
@@ -132,6 +136,10 @@ class PlayerAdmin(admin.ModelAdmin):
     ]
     inlines = [MembershipInline, StartValueInline]
     actions = [admin_merge.merge_players_action]
+
+    @admin.display(description=_("Name"), ordering="name_sort")  # DIN 5007, as the public pages
+    def player_name(self, obj: Player) -> str:
+        return obj.name
 
     def get_urls(self):
         return admin_merge.urls(self) + super().get_urls()

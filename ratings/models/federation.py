@@ -8,6 +8,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .search_keys import SortKeyField, SortKeyModel
+
 # spec/formats.md §5 (decision): federation/district codes and club ZPS/VKZ codes.
 ORGANISATION_CODE_RE = r"^[0-9A-HKLM][0-9A-Z]{2}$"
 CLUB_ZPS_RE = r"^[1-9A-HLM][0-9A-Z]{4}$"
@@ -88,9 +90,11 @@ class Organisation(models.Model):
         return depth
 
 
-class Club(models.Model):
+class Club(SortKeyModel):
     zps = models.CharField(_("ZPS"), max_length=5, unique=True, validators=[club_zps_validator])
     name = models.CharField(_("Name"), max_length=200)
+    # The order of names (DIN 5007 variant 1), kept by Python (SortKeyField).
+    name_sort = SortKeyField(_("Sortierschlüssel"), max_length=610, sources=("name",))
     organisation = models.ForeignKey(
         Organisation, verbose_name=_("Verband"), on_delete=models.PROTECT, related_name="clubs"
     )
@@ -101,6 +105,7 @@ class Club(models.Model):
         verbose_name = _("Verein")
         verbose_name_plural = _("Vereine")
         ordering = ["zps"]
+        indexes = [models.Index(fields=["name_sort"])]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.zps})"

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from ratings.enums import FideTitle, PlayerStatus, Sex
 
 from .federation import Club, Organisation, in_subtree_q
-from .search_keys import search_key_field
+from .search_keys import SortKeyField, SortKeyModel, search_key_field
 
 # spec/formats.md §3.4 and dwz-rules.md §16: the nu person id ("NU4005017") or the older numeric PKZ.
 DSB_ID_RE = r"^(?:NU)?[0-9]{1,10}$"
@@ -60,7 +60,7 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         return self._with_membership(Membership.objects.current().in_organisation(organisation))
 
 
-class Player(models.Model):
+class Player(SortKeyModel):
     key = models.CharField(
         _("Schlüssel"),
         max_length=40,
@@ -73,6 +73,8 @@ class Player(models.Model):
     # The names folded for search ("Müller", "Mueller", "MULLER" → "muller"), kept by the database.
     surname_key = search_key_field("surname", 100)
     first_name_key = search_key_field("first_name", 100)
+    # The order of names (DIN 5007 variant 1: "Schäfer" before "Schulze"), kept by Python (SortKeyField).
+    name_sort = SortKeyField(_("Sortierschlüssel"), max_length=610, sources=("surname", "first_name"))
     sex = models.CharField(_("Geschlecht"), max_length=1, choices=Sex.choices, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("Geburtsjahr"), null=True, blank=True)
     dsb_id = models.CharField(
@@ -106,9 +108,10 @@ class Player(models.Model):
     class Meta:
         verbose_name = _("Spieler")
         verbose_name_plural = _("Spieler")
-        ordering = ["surname", "first_name", "pk"]
+        ordering = ["name_sort", "pk"]
         indexes = [
             models.Index(fields=["surname", "first_name"]),
+            models.Index(fields=["name_sort"]),
             models.Index(fields=["-dwz"]),
             models.Index(fields=["fide_id"]),  # matching imported files (TRF, DSB list) by FIDE id
         ]

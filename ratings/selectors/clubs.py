@@ -45,7 +45,7 @@ def club_past_members(*, club: Club) -> QuerySet[Membership]:
     return (
         Membership.objects.filter(club=club, valid_until__isnull=False)
         .select_related("player", "club")
-        .order_by("-valid_until", "player__surname", "player__first_name", "pk")
+        .order_by("-valid_until", "player__name_sort", "pk")
     )
 
 

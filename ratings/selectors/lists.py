@@ -31,7 +31,7 @@ def list_rows(*, stichtag: datetime.date | None = None) -> PlayerQuerySet:
     if stichtag is not None:
         return as_of(stichtag=stichtag)
     return (
-        Player.objects.alias(club_sort=Subquery(_primary_membership().values("club__name")[:1]))
+        Player.objects.alias(club_sort=Subquery(_primary_membership().values("club__name_sort")[:1]))
         .annotate(
             # Sort keys with unrated/unknown values below every real one, on SQLite and PostgreSQL alike.
             dwz_sort=Coalesce("dwz", Value(-1)),
@@ -39,9 +39,7 @@ def list_rows(*, stichtag: datetime.date | None = None) -> PlayerQuerySet:
             last_sort=Coalesce("last_evaluated", Value(datetime.date(1900, 1, 1))),
         )
         # Equal DWZ share a rank; among them the higher index (the better established rating) first.
-        .order_by(
-            F("dwz").desc(nulls_last=True), F("index").desc(nulls_last=True), "surname", "first_name", "pk"
-        )
+        .order_by(F("dwz").desc(nulls_last=True), F("index").desc(nulls_last=True), "name_sort", "pk")
     )
 
 
@@ -64,7 +62,7 @@ def as_of(*, stichtag: datetime.date) -> PlayerQuerySet:
             elo_sort=Coalesce("fide_elo", Value(-1)),
             last_sort=Coalesce(Subquery(last), Value(datetime.date(1900, 1, 1))),
         )
-        .order_by(value.desc(nulls_last=True), "surname", "first_name", "pk")
+        .order_by(value.desc(nulls_last=True), "name_sort", "pk")
     )
 
 

@@ -107,7 +107,7 @@ def player_exists(*, pk: int) -> bool:
 
 def club_member_ids(*, club: Club) -> list[int]:
     """The current members of ``club``, alphabetical."""
-    return list(Player.objects.in_club(club).order_by("surname", "first_name").values_list("pk", flat=True))
+    return list(Player.objects.in_club(club).order_by("name_sort", "pk").values_list("pk", flat=True))
 
 
 def participant_clubs(*, manageable: QuerySet[Club], organiser_club_id: int | None) -> QuerySet[Club]:
@@ -115,7 +115,7 @@ def participant_clubs(*, manageable: QuerySet[Club], organiser_club_id: int | No
     clubs = manageable
     if organiser_club_id:
         clubs = clubs | Club.objects.filter(pk=organiser_club_id)
-    return clubs.distinct().order_by("name")
+    return clubs.distinct().order_by("name_sort", "zps")
 
 
 def chosen_club(*, clubs: QuerySet[Club], pk: int | None) -> Club | None:

@@ -96,6 +96,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ratings.enums import AdjustmentKind
+from ratings.folding import name_sort_key
 from ratings.models import (
     Club,
     Evaluation,
@@ -144,6 +145,7 @@ class PlayerRef:
     id: int
     key: str
     name: str
+    sort: str = ""  # his name's DIN 5007 key (ratings.folding.name_sort_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +288,12 @@ def _load(as_of: datetime.date) -> dict[int, _Player]:
         name = f"{surname}, {first}" if first else surname
         official = _official(dwz, index)
         players[pk] = _Player(
-            pk, PlayerRef(pk, key, name), official[0], official[1], week, _window_end(week, as_of)
+            pk,
+            PlayerRef(pk, key, name, name_sort_key(surname, first)),
+            official[0],
+            official[1],
+            week,
+            _window_end(week, as_of),
         )
     ids = listed.values("player_id")
     for pk, day, dwz, index, week in (
@@ -719,7 +726,7 @@ def compare_official(
     analysis = _analyse(_list_date(as_of, list_import))
     area = _in_area(organisation, club)
     chosen = [d for pk, d in analysis.differences.items() if area is None or pk in area]
-    chosen.sort(key=lambda d: (_CAUSE_ORDER[d.cause], d.player.name, d.player.id))
+    chosen.sort(key=lambda d: (_CAUSE_ORDER[d.cause], d.player.sort, d.player.id))
     compared = len(analysis.players) if area is None else len(area & analysis.players.keys())
     return Comparison(as_of=analysis.as_of, compared=compared, differences=tuple(chosen))
 

@@ -65,7 +65,7 @@ def stored_differences(
         qs = qs.filter(cause=cause)
     if club is not None:
         qs = qs.filter(_in_clubs([club.pk]))
-    return qs.order_by(_CAUSE_ORDER, "player__surname", "player__first_name", "player_id")
+    return qs.order_by(_CAUSE_ORDER, "player__name_sort", "player_id")
 
 
 def difference_clubs(*, list_import: ListImport, club_ids: Collection[int] | None = None) -> QuerySet[Club]:
@@ -77,7 +77,7 @@ def difference_clubs(*, list_import: ListImport, club_ids: Collection[int] | Non
     qs = Club.objects.filter(Exists(members))
     if club_ids is not None:
         qs = qs.filter(pk__in=list(club_ids))
-    return qs.order_by("name", "zps")
+    return qs.order_by("name_sort", "zps")
 
 
 def latest_verdicts(*, tournament_ids: Iterable[int]) -> dict[int, OfficialVerdict]:

@@ -87,7 +87,7 @@ def players(*, query: str, limit: int, exclude: Iterable[int] = ()) -> list[Play
     exclude = list(exclude)
     if exclude:
         rows = rows.exclude(pk__in=exclude)
-    order = ("relevance", "surname", "first_name", "pk")
+    order = ("relevance", "name_sort", "pk")
     ordered = filter_players(rows, query=query).annotate(relevance=_relevance(query)).order_by(*order)
     term = _name_term(query)
     if term:
@@ -170,7 +170,9 @@ def everything(*, query: str, limit: int = 25) -> SearchResults:
     found = players(query=query, limit=limit + 1)
     results.players, results.more_players = found[:limit], len(found) > limit
     results.clubs = list(
-        filter_clubs(Club.objects.select_related("organisation"), query=query).order_by("zps")[:limit]
+        filter_clubs(Club.objects.select_related("organisation"), query=query).order_by("name_sort", "zps")[
+            :limit
+        ]
     )
     key = search_key(query)
     results.tournaments = list(

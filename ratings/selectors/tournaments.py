@@ -52,7 +52,7 @@ def tournament_view(*, tournament: Tournament, games_up_to: int | None = None) -
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament)
         .select_related("player")
-        .order_by(F("start_rank").asc(nulls_last=True), "player__surname", "player__first_name", "pk")
+        .order_by(F("start_rank").asc(nulls_last=True), "player__name_sort", "pk")
     )
     evaluations = {e.player_id: e for e in Evaluation.objects.filter(tournament=tournament)}
     clubs: dict[int, Club] = {}

@@ -31,6 +31,7 @@ from ratings.bulk import insert_rows, update_rows
 from ratings.dwz.replay import OrderKey, adjustment_order, day_start
 from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
 from ratings.exports import spreadsheet_safe
+from ratings.folding import name_sort_key
 from ratings.formats.dsb_list import DsbList, Limits, ListError, PlayerRow, Problem
 from ratings.formats.organisation_tree import GENERATION as TREE_GENERATION
 from ratings.models import (
@@ -548,6 +549,7 @@ class _NewPlayer:
 
 # A new player's derived DWZ/index are his start value: without any event that is what a replay gives.
 _PLAYER_INSERT = ("key", *_PLAYER_FIELDS, "status", "dwz", "index", "created_at", "updated_at")
+_NAMES = {"surname", "first_name"}
 
 
 def _status_of(rows: list[PlayerRow]) -> str:
@@ -609,14 +611,24 @@ def _write_players(people: list[_Person], report: ImportReport) -> set[int]:
             if isinstance(person.player, _NewPlayer):
                 person.player.pk = pks[person.player.key]
     report.players_created += len(new_rows)
+    _update_players(changed, now)
+    return {player.pk for player, fields in changed if "birth_year" in fields}
+
+
+def _update_players(changed: list[tuple[_Existing, list[str]]], now: datetime.datetime) -> None:
+    """The changed fields of the existing players, one bulk update per set of fields."""
     by_fields: dict[tuple[str, ...], list[_Existing]] = defaultdict(list)
     for player, fields in changed:
         player.updated_at = now
         by_fields[tuple(sorted(fields))].append(player)
     for names, players in by_fields.items():
         fields = [*names, "updated_at"]
-        update_rows(Player, fields, ([p.pk, *(getattr(p, f) for f in fields)] for p in players))
-    return {player.pk for player, fields in changed if "birth_year" in fields}
+        rows = [[p.pk, *(getattr(p, f) for f in fields)] for p in players]
+        if _NAMES & set(names):  # a name changed: its sort key from both (update_rows has one of them only)
+            for row, p in zip(rows, players, strict=True):
+                row.append(name_sort_key(p.surname, p.first_name))
+            fields.append("name_sort")
+        update_rows(Player, fields, rows)
 
 
 # --- memberships -----------------------------------------------------------------------------------------

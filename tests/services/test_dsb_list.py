@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from ratings.enums import AdjustmentKind
+from ratings.folding import name_sort_key
 from ratings.formats.dsb_list import read_list_bytes, write_zip
 from ratings.models import (
     Club,
@@ -432,3 +433,47 @@ def test_a_birth_year_from_the_list_reaches_tournaments_after_an_unchanged_ratin
 def _coefficients(player):
     """The player's coefficient (E) in each of his tournaments, by end date."""
     return dict(Evaluation.objects.filter(player=player).values_list("tournament__end_date", "coefficient"))
+
+
+def _sort_keys_differing():
+    """Players and clubs whose stored DIN 5007 key is not the key of their name (none, if kept)."""
+    players = [
+        key
+        for key, surname, first, stored in Player.objects.values_list(
+            "key", "surname", "first_name", "name_sort"
+        )
+        if stored != name_sort_key(surname, first)
+    ]
+    clubs = [
+        zps
+        for zps, name, stored in Club.objects.values_list("zps", "name", "name_sort")
+        if stored != name_sort_key(name)
+    ]
+    return players, clubs
+
+
+def test_the_import_writes_the_sort_keys_of_new_and_renamed_players_and_clubs():
+    generated = generate(60, seed=5)
+    generated.players[0] = dataclasses.replace(generated.players[0], surname="Öztürk-Öcal", first_name="Ümit")
+    _import(generated)
+    assert _sort_keys_differing() == ([], [])
+    assert Player.objects.get(surname="Öztürk-Öcal").name_sort == "ozturk-ocal\x01umit\x01Öztürk-Öcal\x01Ümit"
+    rows = generated.players
+    club = next(c for c in generated.clubs if not c.zps.endswith("00"))
+    newer = dataclasses.replace(generated)
+    newer.players = [
+        dataclasses.replace(rows[1], surname="Schäfer-Strauß"),  # the surname alone
+        dataclasses.replace(rows[2], first_name="Jürgen-Öle"),  # the first name alone
+        *rows[3:],
+    ]
+    newer.clubs = [
+        dataclasses.replace(c, name="Schachfreunde Ärger") if c is club else c for c in generated.clubs
+    ]
+    report = _import(newer, as_of=datetime.date(2026, 9, 1))
+    assert report.exit_code == 0 and report.players_updated >= 2
+    assert (
+        Player.objects.filter(surname="Schäfer-Strauß").exists()
+        and Player.objects.filter(first_name="Jürgen-Öle").exists()
+    )
+    assert Club.objects.get(zps=club.zps).name_sort == "schachfreunde arger\x01Schachfreunde Ärger"
+    assert _sort_keys_differing() == ([], [])

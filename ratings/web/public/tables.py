@@ -223,28 +223,28 @@ class RatingListTable(LeanTable):
     name = tables.Column(
         verbose_name=_("Name"),
         accessor="surname",
-        order_by=("surname", "first_name"),
+        order_by=("name_sort", "pk"),  # DIN 5007 (ratings.folding.name_sort_key)
         attrs={"td": {"class": "name"}},
     )
     club = tables.Column(
-        verbose_name=_("Verein"), accessor="club_name", order_by=("club_sort", "surname"), attrs=WIDE
+        verbose_name=_("Verein"), accessor="club_name", order_by=("club_sort", "name_sort"), attrs=WIDE
     )
     birth_year = tables.Column(verbose_name=_("Jahrgang"), attrs=NUM_WIDE)
     dwz = tables.Column(
         verbose_name=_("DWZ-Index"),
-        order_by=("dwz_sort", "surname"),
+        order_by=("dwz_sort", "name_sort"),
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
         exclude_from_export=True,
     )
     # Exports only: DWZ and Index as numbers of their own (a spreadsheet cannot sort "1802-45").
     dwz_value = tables.Column(verbose_name=_("DWZ"), accessor="dwz", visible=False)
     index = tables.Column(verbose_name=_("Index"), visible=False)
-    fide_elo = tables.Column(verbose_name=_("Elo"), order_by=("elo_sort", "surname"), attrs=NUM_WIDE)
+    fide_elo = tables.Column(verbose_name=_("Elo"), order_by=("elo_sort", "name_sort"), attrs=NUM_WIDE)
     fide_title = tables.Column(verbose_name=_("Titel"), attrs=WIDE)
     fide_id = tables.Column(verbose_name=_("FIDE-ID"), visible=False)
     fide_federation = tables.Column(verbose_name=_("FIDE-Land"), visible=False)
     last_evaluated = tables.Column(
-        verbose_name=_("Letzte Auswertung"), order_by=("last_sort", "surname"), attrs=NUM_WIDE
+        verbose_name=_("Letzte Auswertung"), order_by=("last_sort", "name_sort"), attrs=NUM_WIDE
     )
 
     class Meta(LeanTable.Meta):
@@ -411,7 +411,9 @@ class PlayerSearchTable(RatingListTable):
 
 class ClubTable(LeanTable):
     zps = tables.Column(verbose_name=_("ZPS"))
-    name = tables.Column(verbose_name=_("Verein"), attrs={"td": {"class": "name"}})
+    name = tables.Column(
+        verbose_name=_("Verein"), order_by=("name_sort", "zps"), attrs={"td": {"class": "name"}}
+    )
     organisation = tables.Column(verbose_name=_("Verband"), accessor="organisation__name")
     members = tables.Column(
         verbose_name=_("Mitglieder"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}

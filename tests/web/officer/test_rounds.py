@@ -197,3 +197,24 @@ def test_a_save_by_someone_else_meanwhile_is_not_overwritten_silently(client, us
     client.post(_url("tournament-draft-publish", swiss))
     assert TournamentEntry.objects.filter(tournament=swiss).count() == 5
     assert Game.objects.filter(tournament=swiss).count() == 1
+
+
+def test_participants_in_german_alphabetical_order(client, users, swiss, tree):
+    """ "ABC" sorts the draft by DIN 5007: Schäfer before Schulze, Ärger among the A, ß = ss (issue 32)."""
+    names = ["Schulze", "Zander", "Schäfer", "Ärger", "Strauß", "Abel", "Öztürk", "Ostermann", "Straub"]
+    players = [club_player(tree["club_a"], n, 1500 + i, number=str(40 + i)) for i, n in enumerate(names)]
+    client.force_login(users["officer_a"])
+    assert _participants(client, swiss, players).status_code == 302
+    client.post(_url("tournament-participants", swiss), {"order": "alpha"})
+    draft = TournamentDraft.objects.get(tournament=swiss)
+    assert [p.surname for p in _ordered(draft, players)] == [
+        "Abel",
+        "Ärger",
+        "Ostermann",
+        "Öztürk",
+        "Schäfer",
+        "Schulze",
+        "Straub",
+        "Strauß",
+        "Zander",
+    ]

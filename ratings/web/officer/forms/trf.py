@@ -77,7 +77,7 @@ class TrfHeadForm(forms.ModelForm):
         self.fields["organiser"].required = not is_staff
         cast(forms.ModelChoiceField, self.fields["new_player_club"]).queryset = Club.objects.filter(
             pk__in=[c.pk for c in clubs]
-        ).order_by("zps")
+        ).order_by("name_sort", "zps")  # labelled "Name (ZPS)": by name, DIN 5007
         self.fields["code"].required = False
 
     def clean_code(self) -> str | None:

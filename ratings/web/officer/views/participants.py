@@ -143,16 +143,14 @@ def _names_any(line: str, found: list[Player]) -> bool:
 def _ordered(tournament: Tournament, ids: list[int], order: str) -> list[int]:
     players = reads.players_by_pk(pks=ids)
     if order == "alpha":
-        return sorted(
-            ids, key=lambda pk: (search_key(players[pk].surname), search_key(players[pk].first_name))
-        )
+        return sorted(ids, key=lambda pk: (players[pk].name_sort, pk))
     states = rating_states_before(tournament=tournament, player_ids=ids)
 
     def strength(pk: int):
         s = states.get(pk)
         dwz = s.dwz if s and s.dwz is not None else None
         elo = s.fide_elo if s and s.fide_elo is not None else players[pk].fide_elo
-        return (dwz is None, -(dwz or 0), elo is None, -(elo or 0), search_key(players[pk].surname))
+        return (dwz is None, -(dwz or 0), elo is None, -(elo or 0), players[pk].name_sort)
 
     return sorted(ids, key=strength)
 

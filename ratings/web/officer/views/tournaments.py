@@ -100,7 +100,7 @@ def _store_report(
             [pk, players[pk].name if pk in players else str(pk), old, new]
             for pk, (old, new) in sorted(
                 report.rating_changes.items(),
-                key=lambda item: players[item[0]].name if item[0] in players else "",
+                key=lambda item: players[item[0]].name_sort if item[0] in players else "",
             )
         ],
     }

@@ -124,7 +124,7 @@ class PlayerListView(RatingListView):
     export_name = "dwz-spieler"
 
     def get_queryset(self):
-        return lists.list_rows(stichtag=self.stichtag).order_by("surname", "first_name", "pk")
+        return lists.list_rows(stichtag=self.stichtag).order_by("name_sort", "pk")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
