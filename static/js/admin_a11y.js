@@ -4,7 +4,9 @@
 //   aria-label (rows added with "Add another" too);
 // - an autocomplete field (select2) is named by what is selected only, nothing when nothing is: its combobox,
 //   the box showing the choice and the search field are named by the field's label as well;
-// - a date-and-time field has one label for two inputs: "Label Datum" and "Label Zeit".
+// - a date-and-time field has one label for two inputs: "Label Datum" and "Label Zeit";
+// - an inline that scrolls sideways (phones) but holds no field or link (read-only rows) is a named region
+//   the keyboard can reach and scroll.
 (function () {
   "use strict";
 
@@ -76,10 +78,31 @@
     });
   }
 
+  function focusableInlines() {
+    document.querySelectorAll(".inline-group").forEach(function (group) {
+      var scrolls = group.scrollWidth > group.clientWidth + 1 || group.scrollHeight > group.clientHeight + 1;
+      // What the keyboard reaches: shown (not the hidden template row of "Add another"), not disabled.
+      var focusable = Array.prototype.some.call(
+        group.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, [tabindex]"),
+        function (el) { return !el.disabled && el.getClientRects().length > 0; }
+      );
+      if (scrolls && !focusable) {
+        group.setAttribute("tabindex", "0");
+        group.setAttribute("role", "region");
+        group.setAttribute("aria-label", text(group.querySelector(".inline-heading")) || document.title);
+      } else if (!scrolls && group.getAttribute("role") === "region") {
+        group.removeAttribute("tabindex");
+        group.removeAttribute("role");
+        group.removeAttribute("aria-label");
+      }
+    });
+  }
+
   function labelAll() {
     labelInlines();
     labelAutocompletes();
     labelSplitDateTimes();
+    focusableInlines();
   }
 
   // After Django's own scripts: select2 starts in a jQuery ready callback, and redraws its boxes on changes.
@@ -92,5 +115,6 @@
     }
   });
   // A row added with "Add another": after its select2 boxes are drawn.
+  window.addEventListener("resize", focusableInlines);
   document.addEventListener("formset:added", function () { window.setTimeout(labelAll, 0); });
 })();

@@ -17,8 +17,14 @@
     return document.title;
   }
 
+  // What the keyboard reaches inside: shown, not disabled.
   function hasFocusable(box) {
-    return !!box.querySelector("a[href], button, input, select, textarea, [tabindex]:not([tabindex='-1'])");
+    var candidates = box.querySelectorAll(
+      "a[href], button, input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex='-1'])"
+    );
+    return Array.prototype.some.call(candidates, function (el) {
+      return !el.disabled && el.getClientRects().length > 0;
+    });
   }
 
   function update(box) {

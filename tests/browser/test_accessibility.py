@@ -9,6 +9,7 @@ inline script on these pages is."""
 
 import io
 import pprint
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -17,6 +18,8 @@ from django.db.models import Count
 from leagues.models import Division, Match, RankingList, Season, Team
 from ratings.models import Club, Player, Tournament
 from ratings.models.officer import TournamentMode
+
+TRF = Path(__file__).resolve().parent.parent / "data" / "trf" / "lichess-swiss-2020-06.trf"
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -72,6 +75,8 @@ def _public_pages() -> list[str]:
         "/api/",
         "/anmelden/",
         "/passwort/vergessen/",
+        "/passwort/vergessen/gesendet/",
+        "/passwort/neu/fertig/",
         "/ligen/",
         f"/ligen/saison/{season.pk}/",
         *(f"/ligen/staffel/{d.pk}/" for d in Division.objects.order_by("pk")),
@@ -147,13 +152,26 @@ def _admin_pages() -> list[str]:
     ]
 
 
-def _check(page, url, found):
-    response = page.goto(url)
-    assert response is not None and response.status == 200, (url, response and response.status)
+def _axe(page, key, found):
     page.add_script_tag(url=AXE)
     violations = page.evaluate(RUN_AXE)
     if violations:
-        found[url] = violations
+        found[key] = violations
+
+
+def _check(page, url, found, status=200):
+    response = page.goto(url)
+    assert response is not None and response.status == status, (url, response and response.status)
+    _axe(page, url, found)
+
+
+def _check_trf_review(page, base, found):
+    """The TRF import's review page (reached by uploading a file, as an officer does)."""
+    page.goto(base + "/turniere/aus-datei/")
+    page.get_by_label("TRF-Datei").set_input_files(str(TRF))
+    page.get_by_role("button", name="Datei lesen").click()
+    page.locator("#trf-read").wait_for()
+    _axe(page, "TRF review " + page.url, found)
 
 
 @pytest.mark.parametrize("width", [1366, 390])
@@ -175,5 +193,10 @@ def test_no_serious_or_critical_violations(live_server, page, demo, log_in, widt
         for path in paths:
             _check(page, live_server.url + path, found)
             checked += 1
+        if username == "referent":
+            _check_trf_review(page, live_server.url, found)
+            checked += 1
+    _check(page, live_server.url + "/gibt-es-nicht/", found, status=404)
+    checked += 1
     print(f"axe-core at {width} px: {checked} pages, {len(found)} with serious or critical violations")
     assert not found, pprint.pformat(found, width=110)
