@@ -10,10 +10,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ratings.models import Game, Tournament, TournamentDraft, TournamentEntry
+from ratings.models import Game, Player, Tournament, TournamentDraft, TournamentEntry
 from ratings.recalculation import RecalculationReport
 
 from . import audit
+from .players import player_create
 from .tournaments import tournament_save_results
 
 if TYPE_CHECKING:
@@ -53,6 +54,22 @@ def draft_save(
         },
     )
     return draft
+
+
+def draft_player_create(
+    *, tournament: Tournament, draft: TournamentDraft, user: Actor, player: dict[str, Any]
+) -> tuple[Player, TournamentDraft]:
+    """A new player (``player``: the keywords of ``players.player_create``) who joins the draft as its last
+    participant, both or neither: no player record is left behind without the participant."""
+    with transaction.atomic():
+        created = player_create(user=user, **player)
+        saved = draft_save(
+            tournament=tournament,
+            participants=[*draft.participants, created.pk],
+            games=draft.games,
+            user=user,
+        )
+    return created, saved
 
 
 def draft_discard(*, tournament: Tournament) -> None:

@@ -35,6 +35,33 @@ from ratings.web.officer.views.plausibility import confirmed, warnings_context
 from ratings.web.officer.views.tournaments import editable_tournament, results_saved, tournament_gone
 
 ROUNDS_WITHOUT_HEAD = 9  # rounds offered when the head names none
+OVERWRITES_KEY = "draft-overwrites"  # session: results just replaced, shown once beside the board input
+
+
+def _overwrites(before: list[dict], after: list[dict], round_no: int) -> list[dict]:
+    """The boards of ``round_no`` whose stored result the last input replaced by another one."""
+    old = {(g["white"], g["black"]): g["result"] for g in before if g["round"] == round_no}
+    return [
+        {"round": round_no, "board": g["board"], "old": old[key], "new": g["result"]}
+        for g in after
+        if g["round"] == round_no
+        and (key := (g["white"], g["black"])) in old
+        and old[key]
+        and old[key] != g["result"]
+    ]
+
+
+def _undo(games: list[dict], data, round_no: int) -> tuple[list[dict] | None, list[str]]:
+    """The draft with one replaced result put back, if the board still shows the replacing one."""
+    board, old, new = (data.get(k, "") for k in ("undo", "undo_old", "undo_new"))
+    for g in games:
+        if g["round"] == round_no and str(g["board"]) == board:
+            if g["result"] != new or old not in BOARD_DISPLAY:
+                break
+            return [dict(h, result=old) if h is g else h for h in games], []
+    return None, [
+        _("Nichts rückgängig gemacht: Brett %(board)s wurde inzwischen geändert.") % {"board": board}
+    ]
 
 
 def _error_text(exc: PairingInputError) -> str:
@@ -105,7 +132,10 @@ def round_entry(request: HttpRequest, pk: int, round_no: int) -> HttpResponse:
     errors: list[str] = []
     typed = {"line": "", "paste": ""}
     if request.method == "POST":
-        games, errors, typed = _apply(request.POST, draft, round_no)
+        if "undo" in request.POST:
+            games, errors = _undo(draft.games, request.POST, round_no)
+        else:
+            games, errors, typed = _apply(request.POST, draft, round_no)
         if games is not None and not errors:
             try:
                 draft_service.draft_save(
@@ -114,16 +144,51 @@ def round_entry(request: HttpRequest, pk: int, round_no: int) -> HttpResponse:
             except ValidationError as exc:
                 errors = exc.messages
             else:
-                done = not unpaired(games, round_no=round_no, participants=draft.participants)
-                next_round = (
-                    round_no + 1 if done and "remove" not in request.POST and round_no < rounds else round_no
-                )
-                return redirect(_round_url(tournament, next_round))
+                return _after_save(request, tournament, draft, games, round_no, rounds)
+    notices = request.session.pop(OVERWRITES_KEY, None) if request.method == "GET" else None
     try:
         context = _context(tournament, draft, saved, round_no, rounds, errors, typed)
     except TournamentGone:  # deleted while the page was read (the preview)
         return tournament_gone(request)
+    context["overwrites"] = _overwrite_rows(notices, tournament, round_no)
     return render(request, "ratings/officer/rounds.html", context)
+
+
+def _after_save(
+    request: HttpRequest,
+    tournament: Tournament,
+    draft: TournamentDraft,
+    games: list[dict],
+    round_no: int,
+    rounds: int,
+) -> HttpResponse:
+    """Back to the round (a replaced result is said there, with its undo), or on to the next when the
+    round is complete."""
+    if "undo" in request.POST:
+        changed = [dict(n, undone=True) for n in _overwrites(draft.games, games, round_no)]
+    else:
+        changed = _overwrites(draft.games, games, round_no)
+    if changed:
+        request.session[OVERWRITES_KEY] = {"tournament": tournament.pk, "boards": changed}
+        return redirect(_round_url(tournament, round_no))
+    done = not unpaired(games, round_no=round_no, participants=draft.participants)
+    stay = "remove" in request.POST or "undo" in request.POST or not done or round_no >= rounds
+    return redirect(_round_url(tournament, round_no if stay else round_no + 1))
+
+
+def _overwrite_rows(notices, tournament: Tournament, round_no: int) -> list[dict]:
+    """The session's replaced results of this round, displayed (``1-0 → 0-1``)."""
+    if not notices or notices.get("tournament") != tournament.pk:
+        return []
+    return [
+        {
+            **n,
+            "old_display": BOARD_DISPLAY.get(n["old"], n["old"]),
+            "new_display": BOARD_DISPLAY.get(n["new"], n["new"]),
+        }
+        for n in notices.get("boards", [])
+        if n.get("round") == round_no
+    ]
 
 
 def _apply(data, draft: TournamentDraft, round_no: int) -> tuple[list[dict] | None, list[str], dict]:
