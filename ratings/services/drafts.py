@@ -91,11 +91,19 @@ def draft_publish(
         raise ValidationError(open_boards)
     if not draft.participants:
         raise ValidationError(_("Noch keine Teilnehmer."))
-    file_ranks = dict(
-        TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", "file_rank")
-    )
-    entries = [
-        TournamentEntry(player_id=pk, start_rank=i, file_rank=file_ranks.get(pk))
+    stored = {
+        pk: (file_rank, member)
+        for pk, file_rank, member in TournamentEntry.objects.filter(tournament=tournament).values_list(
+            "player_id", "file_rank", "member"
+        )
+    }
+    entries = [  # a stored participant keeps his file rank and his "Nichtmitglied"
+        TournamentEntry(
+            player_id=pk,
+            start_rank=i,
+            file_rank=stored.get(pk, (None, True))[0],
+            member=stored.get(pk, (None, True))[1],
+        )
         for i, pk in enumerate(draft.participants, start=1)
     ]
     games = [
@@ -110,6 +118,25 @@ def draft_publish(
             user=user,
             mode=mode,
             version=draft.base_version if draft.pk else None,
+        )
+        TournamentDraft.objects.filter(tournament=tournament).delete()
+    return report
+
+
+def draft_results_save(
+    *,
+    tournament: Tournament,
+    entries: Sequence[TournamentEntry],
+    games: Sequence[Game],
+    user: Actor = None,
+    mode: str | None = None,
+    version: int | None = None,
+) -> RecalculationReport:
+    """The round robin's grid saved (``tournament_save_results``) and the draft it started from dropped,
+    all or nothing: after the save the stored tournament is the one state again."""
+    with transaction.atomic():
+        report = tournament_save_results(
+            tournament=tournament, entries=entries, games=games, user=user, mode=mode, version=version
         )
         TournamentDraft.objects.filter(tournament=tournament).delete()
     return report

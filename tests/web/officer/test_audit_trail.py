@@ -47,7 +47,7 @@ def test_public_pages_show_the_trail_to_officers(client, users, tournament, play
 
     client.force_login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), data(players, {(0, 1): "1"}, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), data(players, {(0, 1): "1"}, save="1")
     )
     page = client.get(reverse("ratings:tournament-detail", args=[tournament.pk])).content.decode()
     assert "Änderungsprotokoll" in page

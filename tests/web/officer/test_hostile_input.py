@@ -160,7 +160,7 @@ def test_nul_bytes_in_posted_forms_are_no_server_error(client, users, tournament
     client.force_login(users["officer_a"])
     head = {"name": "Open", "place": "Ulm", "start_date": "2025-01-01", "end_date": "2025-01-02"}
     assert client.post(reverse("ratings:tournament-create"), _nul_everywhere(head)).status_code == 200
-    results = reverse("ratings:tournament-results", args=[tournament.pk])
+    results = reverse("ratings:tournament-grid", args=[tournament.pk])
     grid = grid_data(players, {(0, 1): "1", (1, 2): "½"})
     assert client.post(results, _nul_everywhere({**grid, "save": "1"})).status_code < 500
     new_player = {"np-surname": "Neu", "np-first_name": "Nina", "np-club": "1", "np-member_number": "9"}

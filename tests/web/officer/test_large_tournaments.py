@@ -116,7 +116,7 @@ def test_save_preview_and_add_player_at_full_size(request, kind, login, users):
     assert 'id="preview-table"' in html and 'id="preview-errors"' not in html
     assert html.count("<tr data-player=") == len(players)
     newcomer = Player.objects.create(key="NEU0001", surname="Neu", birth_year=1990)
-    results = reverse("ratings:tournament-results", args=[tournament.pk])
+    results = reverse("ratings:tournament-grid", args=[tournament.pk])
     added = _post(client, results, data | {"add": str(newcomer.pk)})
     assert added.status_code == 200
     assert [p.pk for p in added.context["entry"].players][-1] == newcomer.pk

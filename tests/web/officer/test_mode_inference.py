@@ -43,7 +43,7 @@ def test_swiss_without_mode_row_keeps_byes_on_unchanged_save(login, users, tourn
     a, b, c = players
     _save(tournament, players, [(1, a, b, "1-0"), (1, c, None, "+"), (2, c, a, "0-1"), (2, b, None, "H")])
     client = login(users["admin"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     response = client.get(url)
     assert response.context["entry"].mode == TournamentMode.SWISS
     assert 'name="b-TOTAL_FORMS"' in response.content.decode()
@@ -57,7 +57,7 @@ def test_swiss_without_mode_row_keeps_byes_on_unchanged_save(login, users, tourn
 def test_incomplete_round_robin_without_mode_row_is_swiss(login, users, tournament, players):
     a, b, _c = players
     _save(tournament, players, [(1, a, b, "1-0")])
-    response = login(users["admin"]).get(reverse("ratings:tournament-results", args=[tournament.pk]))
+    response = login(users["admin"]).get(reverse("ratings:tournament-grid", args=[tournament.pk]))
     assert response.context["entry"].mode == TournamentMode.SWISS
 
 
@@ -70,7 +70,7 @@ def test_complete_or_empty_round_robin_without_mode_row_is_round_robin(
         _save(tournament, players, [(1, a, b, "1-0"), (2, c, a, "0-1"), (3, b, c, "1/2-1/2")])
     else:
         TournamentEntryMode.objects.filter(tournament=tournament).delete()
-    response = login(users["admin"]).get(reverse("ratings:tournament-results", args=[tournament.pk]))
+    response = login(users["admin"]).get(reverse("ratings:tournament-grid", args=[tournament.pk]))
     assert response.context["entry"].mode == TournamentMode.ROUND_ROBIN
 
 
@@ -79,7 +79,7 @@ def test_round_robin_grid_refuses_to_drop_stored_byes(login, users, tournament, 
     _save(tournament, players, [(1, a, b, "1-0"), (1, c, None, "+"), (2, c, a, "0-1")])
     TournamentEntryMode.objects.create(tournament=tournament, mode=TournamentMode.ROUND_ROBIN)
     client = login(users["admin"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     response = client.get(url)
     assert (
         "1 gespeicherte Partie (spielfreie Runde, Doppelrunde oder Sonderergebnis) passt nicht"

@@ -22,7 +22,7 @@ def small_cap(monkeypatch):
 @pytest.fixture
 def swiss_url(tournament):
     TournamentEntryMode.objects.filter(tournament=tournament).update(mode="swiss")
-    return reverse("ratings:tournament-results", args=[tournament.pk])
+    return reverse("ratings:tournament-grid", args=[tournament.pk])
 
 
 def test_the_real_cap_is_2000_boards():

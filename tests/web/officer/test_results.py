@@ -56,7 +56,7 @@ def test_create_tournament_head(login, users, tree):
 def test_save_results_recalculates_and_reports(login, users, tournament, players):
     client = login(users["officer_a"])
     response = client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     assert response.status_code == 302
     assert response.url == reverse("ratings:officer-report")
@@ -80,7 +80,7 @@ def test_save_results_recalculates_and_reports(login, users, tournament, players
 
 def test_correction_through_the_view(login, users, tournament, players):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     client.post(url, grid_data(players, RESULTS, save="1"))
     rounds_before = dict(Game.objects.filter(tournament=tournament).values_list("white_id", "round"))
     # The stored grid shows both cells of each game.
@@ -106,7 +106,7 @@ def test_correction_through_the_view(login, users, tournament, players):
 
 def test_invalid_results_are_not_saved(login, users, tournament, players):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     response = client.post(url, grid_data(players, {(0, 1): "1", (1, 0): "1", (0, 2): "x"}, save="1"))
     assert response.status_code == 200
     html = response.content.decode()
@@ -121,7 +121,7 @@ def test_invalid_results_are_not_saved(login, users, tournament, players):
 def test_edit_head_changes_date_and_recalculates(login, users, tournament, players):
     client = login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     url = reverse("ratings:tournament-edit", args=[tournament.pk])
     page = client.get(url).content.decode()
@@ -151,7 +151,7 @@ def test_edit_head_changes_date_and_recalculates(login, users, tournament, playe
 def test_edit_head_rejects_fewer_rounds_than_played(login, users, tournament, players):
     client = login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     response = client.post(
         reverse("ratings:tournament-edit", args=[tournament.pk]),
@@ -172,7 +172,7 @@ def test_edit_head_rejects_fewer_rounds_than_played(login, users, tournament, pl
 def test_delete_names_consequences_then_restores(login, users, tournament, players):
     client = login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     url = reverse("ratings:tournament-delete", args=[tournament.pk])
     page = client.get(url).content.decode()
@@ -201,7 +201,7 @@ def test_delete_names_consequences_then_restores(login, users, tournament, playe
 
 def test_participants_add_remove_and_search(login, users, tournament, players):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     html = client.post(url, {"p": [players[0].pk], "q": "Ber", "search": "1"}).content.decode()
     assert f'name="add" value="{players[1].pk}"' in html
     html = client.post(url, {"p": [players[0].pk], "add": players[1].pk}).content.decode()
@@ -217,7 +217,7 @@ def test_participants_add_remove_and_search(login, users, tournament, players):
 
 def test_new_player_inline_with_duplicate_warning(login, users, tree, tournament, players):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     data = {
         "p": [players[0].pk],
         "new_player": "1",
@@ -244,7 +244,7 @@ def test_new_player_inline_with_duplicate_warning(login, users, tree, tournament
 
 def test_new_player_needs_own_club(login, users, tree, tournament):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     html = client.post(
         url, {"new_player": "1", "np-surname": "Fremd", "np-club": tree["club_b"].pk}
     ).content.decode()
@@ -255,7 +255,7 @@ def test_new_player_needs_own_club(login, users, tree, tournament):
 def test_swiss_boards_save(login, users, tournament, players):
     TournamentEntryMode.objects.filter(tournament=tournament).update(mode="swiss")
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     a, b, c = (str(p.pk) for p in players)
     data = {
         "p": [a, b, c],
@@ -292,7 +292,7 @@ def test_swiss_boards_save(login, users, tournament, players):
 
 def test_paste_block_fills_the_grid_without_saving(login, users, tournament, players):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     data = grid_data(players, {}, paste="x 1 1\n0 x r\n0 r x", do_paste="1")
     html = client.post(url, data).content.decode()
     assert f'id="id_rr-{players[1].pk}-{players[2].pk}" value="r"' in html
@@ -303,7 +303,7 @@ def test_paste_block_fills_the_grid_without_saving(login, users, tournament, pla
 def test_swiss_more_rows_and_paste(login, users, tournament, players):
     TournamentEntryMode.objects.filter(tournament=tournament).update(mode="swiss")
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     base = {"p": [p.pk for p in players], "b-TOTAL_FORMS": "1", "b-INITIAL_FORMS": "0"}
     html = client.post(url, {**base, "add_rows": "1"}).content.decode()
     assert 'name="b-TOTAL_FORMS" value="9"' in html
@@ -316,7 +316,7 @@ def test_a_participant_ticked_as_non_member_is_counted_but_keeps_his_dwz(login, 
     """WO 3.4.3: C (1400) is not a DSB member. The preview and the save count his games for A and B exactly
     as before (spec values above: A 1620, B 1482), but C keeps 1400-10 and his row is "Nichtmitglied"."""
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     c = players[2]
     preview = client.post(url, grid_data(players, RESULTS, nm=[str(c.pk)])).content.decode()
     assert f'name="nm" value="{c.pk}" id="nm-{c.pk}" checked' in preview

@@ -37,7 +37,7 @@ def test_get_never_500(login, users, tournament, players, path):
 
 
 @pytest.mark.parametrize("mode", ["rr", "swiss"])
-@pytest.mark.parametrize("view", ["ratings:tournament-results", "ratings:tournament-preview"])
+@pytest.mark.parametrize("view", ["ratings:tournament-grid", "ratings:tournament-preview"])
 @pytest.mark.parametrize(
     "extra",
     [{"p": HUGE}, {"p": "²"}, {"q": "²"}, {"q": "99999999999999999999999"}, {"add": HUGE}],

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from ratings import permissions
 from ratings.folding import search_key
 from ratings.models import Player, Tournament, TournamentDraft
+from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import search
@@ -24,6 +25,8 @@ from ratings.selectors.previews import rating_states_before
 from ratings.services import drafts as draft_service
 from ratings.web.officer.forms import NewPlayerForm
 from ratings.web.officer.presenters import participant_rows
+from ratings.web.officer.views.results_entry import mode_of
+from ratings.web.public.forms import SearchForm
 
 SEARCH_LIMIT = 15
 
@@ -80,10 +83,29 @@ def participants(request: HttpRequest, pk: int) -> HttpResponse:
         "query": query,
         "results": results,
         "clubs": _clubs(request, tournament),
+        "round_robin": mode_of(tournament) == TournamentMode.ROUND_ROBIN,
         "new_player_form": new_player_form or _blank_new_player(request, query),
         "show_new_player": new_player_form is not None or (len(query) >= 2 and not results),
     }
     return render(request, "ratings/officer/participants.html", context)
+
+
+@permissions.officer_required
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Autocomplete (HTMX) of the participants' search: "Hinzufügen" buttons, or "nicht gefunden – neu
+    anlegen" with the name filled in. ``p``: the participants already in (left out of the hits)."""
+    exclude = [int(v) for v in request.GET.getlist("p") if v.isascii() and v.isdecimal() and len(v) <= 18]
+    # The public search form's field: it refuses NUL bytes (PostgreSQL cannot compare them) and overlong text.
+    form = SearchForm(request.GET)
+    query = form.cleaned_data["q"].strip() if form.is_valid() else ""
+    results = search.players(query=query, limit=SEARCH_LIMIT, exclude=exclude) if len(query) >= 2 else []
+    context = {
+        "query": query,
+        "results": results,
+        "new_player_form": _blank_new_player(request, query),
+        "show_new_player": len(query) >= 2 and not results,
+    }
+    return render(request, "ratings/officer/participants.html#search-results", context)
 
 
 def _blank_new_player(request: HttpRequest, query: str) -> NewPlayerForm:

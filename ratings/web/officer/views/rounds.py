@@ -27,12 +27,13 @@ from ratings.formats.pairing_input import (
 from ratings.models import Tournament, TournamentDraft
 from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
+from ratings.selectors.officer_results import entry_mode
 from ratings.selectors.previews import preview_tournament, rating_states_before
 from ratings.services import drafts as draft_service
 from ratings.tournament_checks import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import BOARD_DISPLAY, GameSpec, parse_board_result
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
-from ratings.web.officer.views.tournaments import editable_tournament, results_saved, tournament_gone
+from ratings.web.officer.views.tournaments import _trail, editable_tournament, results_saved, tournament_gone
 
 ROUNDS_WITHOUT_HEAD = 9  # rounds offered when the head names none
 OVERWRITES_KEY = "draft-overwrites"  # session: results just replaced, shown once beside the board input
@@ -270,6 +271,7 @@ def _context(tournament, draft, saved, round_no, rounds, errors, typed) -> dict:
         "errors": errors,
         "typed": typed,
         "next_round": round_no + 1 if round_no < rounds else None,
+        "trail": _trail(tournament.pk),
         **_preview(tournament, draft, players),
     }
 
@@ -305,7 +307,11 @@ def draft_publish(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "ratings/officer/publish_confirm.html", context)
     try:
         report = draft_service.draft_publish(
-            tournament=tournament, draft=draft, user=request.user, mode=TournamentMode.SWISS
+            tournament=tournament,
+            draft=draft,
+            user=request.user,
+            mode=entry_mode(tournament=tournament)
+            or TournamentMode.SWISS,  # the grid's draft stays a round robin
         )
     except ValidationError as exc:
         for message in exc.messages:
@@ -320,7 +326,7 @@ def draft_publish(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             _(
                 "Nicht ausgewertet: das Turnier wurde seit Beginn dieses Entwurfs anderweitig gespeichert "
-                "(siehe Änderungsverlauf unter „Tabelle“). Ihr Entwurf ist erhalten. Ein weiteres „Speichern "
+                "(siehe Änderungsprotokoll unten). Ihr Entwurf ist erhalten. Ein weiteres „Speichern "
                 "und auswerten“ ersetzt den anderen Stand durch den Entwurf; „Entwurf verwerfen“ behält ihn."
             ),
         )
