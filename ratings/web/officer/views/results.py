@@ -132,14 +132,12 @@ def tournament_grid(request: HttpRequest, pk: int) -> HttpResponse:
     if mode_of(tournament) != TournamentMode.ROUND_ROBIN:  # a Swiss: round by round
         return redirect("ratings:tournament-rounds", tournament.pk)
     if request.method == "GET":
-        entry, saved = entry_from_draft(tournament)
-        stored: dict = {"version": tournament.version, "draft_saved": saved}
+        entry, shown, saved = entry_from_draft(tournament)
+        stored: dict = {"version": tournament.version, "draft_saved": saved, "draft": shown}
         return _render_results(request, entry, stored, preview=bool(entry.players))
     data = request.POST.copy()
-    context: dict = {
-        "version": posted_version(data),
-        "draft_saved": draft_selectors.has_draft(tournament_id=pk),
-    }
+    draft = draft_selectors.saved_draft(tournament_id=pk)
+    context: dict = {"version": posted_version(data), "draft_saved": draft is not None, "draft": draft}
     if "do_paste" in data:
         players, _errors = parse_participants(data.getlist("p"))
         context["paste_errors"] = paste(players, data)

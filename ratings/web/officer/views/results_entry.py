@@ -9,6 +9,7 @@ from django.http import QueryDict
 from django.utils.translation import ngettext
 
 from ratings.formats import result_entry
+from ratings.models.draft import TournamentDraft
 from ratings.models.officer import TournamentMode
 from ratings.models.player import Player
 from ratings.models.tournament import Tournament
@@ -100,8 +101,8 @@ def _grid(tournament: Tournament, data: QueryDict, players: list[Player], existi
     return RoundRobinForm(data, players=players, rounds=tournament.rounds, existing=existing)
 
 
-def entry_from_draft(tournament: Tournament) -> tuple[Entry, bool]:
-    """The grid of the tournament's draft (else of its stored state), and whether a draft is saved. The
+def entry_from_draft(tournament: Tournament) -> tuple[Entry, TournamentDraft, bool]:
+    """The grid of the tournament's draft (else of its stored state), the draft, and whether it is saved. The
     participants are the draft's (the "Teilnehmer" tab adds and orders them); "Nichtmitglied" is stored."""
     draft, saved = draft_selectors.draft_or_stored(tournament=tournament)
     players = draft_selectors.participants(draft=draft)
@@ -114,7 +115,7 @@ def entry_from_draft(tournament: Tournament) -> tuple[Entry, bool]:
     data.update({RoundRobinForm.cell_name(row, col): value for (row, col), value in cells.items()})
     existing = {(g["white"], g["black"]): g["round"] for g in draft.games if g["black"] is not None}
     entry.grid = _grid(tournament, data, players, existing)
-    return entry, saved
+    return entry, draft, saved
 
 
 def entry_from_post(tournament: Tournament, data: QueryDict) -> Entry:
