@@ -66,7 +66,7 @@ def participants(request: HttpRequest, pk: int) -> HttpResponse:
                 errors += exc.messages
         if not errors:
             return redirect("ratings:tournament-participants", tournament.pk)
-    query = (request.GET.get("q") or request.POST.get("q") or "").strip()[:100]
+    query = _query(request.POST if "q" in request.POST else request.GET)
     results = (
         search.players(query=query, limit=SEARCH_LIMIT, exclude=draft.participants) if len(query) >= 2 else []
     )
@@ -95,9 +95,7 @@ def player_search(request: HttpRequest) -> HttpResponse:
     """Autocomplete (HTMX) of the participants' search: "Hinzufügen" buttons, or "nicht gefunden – neu
     anlegen" with the name filled in. ``p``: the participants already in (left out of the hits)."""
     exclude = [int(v) for v in request.GET.getlist("p") if v.isascii() and v.isdecimal() and len(v) <= 18]
-    # The public search form's field: it refuses NUL bytes (PostgreSQL cannot compare them) and overlong text.
-    form = SearchForm(request.GET)
-    query = form.cleaned_data["q"].strip() if form.is_valid() else ""
+    query = _query(request.GET)
     results = search.players(query=query, limit=SEARCH_LIMIT, exclude=exclude) if len(query) >= 2 else []
     context = {
         "query": query,
@@ -106,6 +104,13 @@ def player_search(request: HttpRequest) -> HttpResponse:
         "show_new_player": len(query) >= 2 and not results,
     }
     return render(request, "ratings/officer/participants.html#search-results", context)
+
+
+def _query(data) -> str:
+    """The search text, through the public search form's field: it refuses NUL bytes (PostgreSQL cannot
+    compare them) and overlong text."""
+    form = SearchForm(data)
+    return form.cleaned_data["q"].strip() if form.is_valid() else ""
 
 
 def _blank_new_player(request: HttpRequest, query: str) -> NewPlayerForm:
