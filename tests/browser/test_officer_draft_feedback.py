@@ -132,9 +132,11 @@ def test_a_replaced_result_is_said_in_place_with_undo(live_server, page, swiss, 
     _in_view(page, "#overwrite-notice button")
     _no_sideways_scroll(page)
     # The notice sits beside the board input: right below it.
-    field = page.locator("#board-input").bounding_box()
-    box = notice.bounding_box()
-    assert 0 <= box["y"] - (field["y"] + field["height"]) < 120
+    gap = page.evaluate(
+        """() => document.getElementById("overwrite-notice").getBoundingClientRect().top
+              - document.getElementById("board-input").getBoundingClientRect().bottom"""
+    )
+    assert 0 <= gap < 40, gap
     with page.expect_navigation():
         notice.get_by_role("button", name="Brett 1 zurück auf 1-0").click()
     expect(page.locator("#overwrite-notice")).to_contain_text("Brett 1: wieder 1-0 (rückgängig gemacht).")
