@@ -161,3 +161,43 @@ def test_board_player_twice_in_a_round_and_bye_codes(entered, swiss):
     entered.post(round_url, {"line": "3 +"})
     entered.post(round_url, {"line": "4 z"})
     assert _results(swiss) == {1: "1/2-1/2", 2: "+", 3: "Z"}
+
+
+def test_a_new_player_is_created_only_with_his_participant(entered, swiss, tree, monkeypatch):
+    """Both or neither: when the draft cannot take him, no player record is left behind (no orphan)."""
+    from django.core.exceptions import ValidationError
+
+    from ratings.services import drafts
+
+    def refuse(**kwargs):
+        raise ValidationError("Entwurf gesperrt.")
+
+    monkeypatch.setattr(drafts, "draft_save", refuse)
+    data = {"new_player": "1", "np-surname": "Waise", "np-club": tree["club_a"].pk}
+    html = entered.post(_url("tournament-participants", swiss), data).content.decode()
+    assert "Entwurf gesperrt." in html
+    assert not Player.objects.filter(surname="Waise").exists()
+
+
+def test_publishing_keeps_a_round_robin_and_the_non_member_tick(client, users, tree, four):
+    from ratings.models import TournamentEntry
+    from ratings.models.officer import TournamentEntryMode, TournamentMode
+    from ratings.services import tournament_save_results
+
+    t = Tournament.objects.create(
+        name="Vereinsturnier",
+        start_date=datetime.date(2024, 9, 1),
+        end_date=datetime.date(2024, 9, 3),
+        rounds=3,
+        organiser_club=tree["club_a"],
+    )
+    entries = [
+        TournamentEntry(player=p, start_rank=i, member=i != 2) for i, p in enumerate(four[:3], start=1)
+    ]
+    tournament_save_results(tournament=t, entries=entries, games=[], mode=TournamentMode.ROUND_ROBIN)
+    client.force_login(users["officer_a"])
+    client.post(_url("tournament-participants", t), {"add": four[3].pk})  # the draft: one more participant
+    assert client.post(_url("tournament-draft-publish", t)).status_code == 302
+    assert TournamentEntryMode.objects.get(tournament=t).mode == TournamentMode.ROUND_ROBIN
+    members = dict(TournamentEntry.objects.filter(tournament=t).values_list("player_id", "member"))
+    assert members == {four[0].pk: True, four[1].pk: False, four[2].pk: True, four[3].pk: True}
