@@ -24,9 +24,9 @@ bound to a free port on 127.0.0.1 only) and ``manage.py db_worker``; the backgro
 cookie jar; CSRF tokens and form fields parsed from the HTML, nothing posted that the page does not offer):
 log in, then ``--writes`` writes, each one POST that saves:
 
-* create: the head form (``/turniere/neu/``, round robin), then the results page with 4-6 players of the
-  pool and every result (a round robin is two writes); the results page's preview is posted first, as the
-  page's live preview does;
+* create: the head form (``/turniere/neu/``, round robin), then the grid (``…/kreuztabelle/``) with 4-6
+  players of the pool and every result (a round robin is two writes); the grid's preview is posted first, as
+  the page's live preview does;
 * correct: one or two results of a tournament (his own mostly, one in five another officer's), mirror cell
   included;
 * move: the head form with another end date from the same few days (start date the same day);
@@ -382,7 +382,7 @@ class Officer:
         form.replace("organiser", f"org:{self.org}")
         form.replace("mode", "rr")
         response = self.write("create-head", self.browser, "/turniere/neu/", form.fields)
-        match = re.search(r"/turniere/(\d+)/ergebnisse/", response.location)
+        match = re.search(r"/turniere/(\d+)/teilnehmer/", response.location)
         if response.status != 302 or not match:
             return
         pk = int(match.group(1))
@@ -390,7 +390,7 @@ class Officer:
             self.shared.live[pk] = self.number
             self.shared.names[pk] = f"Bench O{self.number}-{self.serial}"
         players = self.rng.sample(self.pool, size)
-        form = self.load("results", pk, f"/turniere/{pk}/ergebnisse/", results_form)
+        form = self.load("results", pk, f"/turniere/{pk}/kreuztabelle/", results_form)
         if form is None:
             return
         fields = [(n, v) for n, v in form.fields if n != "p" and not n.startswith("rr-")]
@@ -405,7 +405,7 @@ class Officer:
     def save_results(self, pk: int, fields, kind: str = "results") -> None:
         if self.done >= self.writes:
             return
-        response = self.write(kind, self.browser, f"/turniere/{pk}/ergebnisse/", fields)
+        response = self.write(kind, self.browser, f"/turniere/{pk}/kreuztabelle/", fields)
         if response.status == 410:
             self.gone(pk)
         elif response.status == 200:
@@ -425,7 +425,7 @@ class Officer:
         pk = self.target()
         if pk is None:
             return
-        form = self.load("correct", pk, f"/turniere/{pk}/ergebnisse/", results_form)
+        form = self.load("correct", pk, f"/turniere/{pk}/kreuztabelle/", results_form)
         players = form.values("p") if form else []
         if form is None or len(players) < 2:
             return

@@ -34,6 +34,11 @@ def _number_boards(games: list[dict]) -> None:
         g["board"] = seen[g["round"]]
 
 
+def saved_draft(*, tournament_id: int) -> TournamentDraft | None:
+    """The tournament's saved draft, if any (the tabs show when it was saved)."""
+    return TournamentDraft.objects.filter(tournament_id=tournament_id).first()
+
+
 def has_draft(*, tournament_id: int) -> bool:
     return TournamentDraft.objects.filter(tournament_id=tournament_id).exists()
 

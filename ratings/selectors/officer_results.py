@@ -1,4 +1,4 @@
-"""The officer's "Ergebnisse" page: the stored entry mode, participants, games and rounds of one tournament,
+"""The officer's grid and entry: the stored entry mode, participants, games and rounds of one tournament,
 and the participants' current clubs. One query per function, independent of the number of rows."""
 
 from __future__ import annotations

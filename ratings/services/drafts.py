@@ -10,10 +10,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ratings.models import Game, Tournament, TournamentDraft, TournamentEntry
+from ratings.models import Game, Player, Tournament, TournamentDraft, TournamentEntry
 from ratings.recalculation import RecalculationReport
 
 from . import audit
+from .players import player_create
 from .tournaments import tournament_save_results
 
 if TYPE_CHECKING:
@@ -55,6 +56,22 @@ def draft_save(
     return draft
 
 
+def draft_player_create(
+    *, tournament: Tournament, draft: TournamentDraft, user: Actor, player: dict[str, Any]
+) -> tuple[Player, TournamentDraft]:
+    """A new player (``player``: the keywords of ``players.player_create``) who joins the draft as its last
+    participant, both or neither: no player record is left behind without the participant."""
+    with transaction.atomic():
+        created = player_create(user=user, **player)
+        saved = draft_save(
+            tournament=tournament,
+            participants=[*draft.participants, created.pk],
+            games=draft.games,
+            user=user,
+        )
+    return created, saved
+
+
 def draft_discard(*, tournament: Tournament) -> None:
     TournamentDraft.objects.filter(tournament=tournament).delete()
 
@@ -74,11 +91,19 @@ def draft_publish(
         raise ValidationError(open_boards)
     if not draft.participants:
         raise ValidationError(_("Noch keine Teilnehmer."))
-    file_ranks = dict(
-        TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", "file_rank")
-    )
-    entries = [
-        TournamentEntry(player_id=pk, start_rank=i, file_rank=file_ranks.get(pk))
+    stored = {
+        pk: (file_rank, member)
+        for pk, file_rank, member in TournamentEntry.objects.filter(tournament=tournament).values_list(
+            "player_id", "file_rank", "member"
+        )
+    }
+    entries = [  # a stored participant keeps his file rank and his "Nichtmitglied"
+        TournamentEntry(
+            player_id=pk,
+            start_rank=i,
+            file_rank=stored.get(pk, (None, True))[0],
+            member=stored.get(pk, (None, True))[1],
+        )
         for i, pk in enumerate(draft.participants, start=1)
     ]
     games = [
@@ -93,6 +118,25 @@ def draft_publish(
             user=user,
             mode=mode,
             version=draft.base_version if draft.pk else None,
+        )
+        TournamentDraft.objects.filter(tournament=tournament).delete()
+    return report
+
+
+def draft_results_save(
+    *,
+    tournament: Tournament,
+    entries: Sequence[TournamentEntry],
+    games: Sequence[Game],
+    user: Actor = None,
+    mode: str | None = None,
+    version: int | None = None,
+) -> RecalculationReport:
+    """The round robin's grid saved (``tournament_save_results``) and the draft it started from dropped,
+    all or nothing: after the save the stored tournament is the one state again."""
+    with transaction.atomic():
+        report = tournament_save_results(
+            tournament=tournament, entries=entries, games=games, user=user, mode=mode, version=version
         )
         TournamentDraft.objects.filter(tournament=tournament).delete()
     return report

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 def test_admin_restores_a_deleted_tournament(client, users, tournament, players):
     client.force_login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]),
+        reverse("ratings:tournament-grid", args=[tournament.pk]),
         grid_data(players, {(0, 1): "1"}, save="1"),
     )
     tournament_delete(tournament=Tournament.objects.get(pk=tournament.pk), user=users["officer_a"])

@@ -1,5 +1,6 @@
-"""The officer's whole path in a real browser: log in → new round robin → add players (autocomplete) → type
-results with the keyboard → the preview updates → save → the report and the player card show the new DWZ.
+"""The officer's whole path in a real browser: log in → new round robin → add players on the "Teilnehmer" tab
+(autocomplete) → "Kreuztabelle": type results with the keyboard → the preview updates → save → the report and
+the player card show the new DWZ.
 
 Values derived by hand in tests/web/officer/test_preview.py: A 1600 → 1620, B 1500 → 1482, C 1400 → 1396.
 """
@@ -52,18 +53,20 @@ def test_officer_enters_round_robin_with_live_preview(live_server, page, setup):
     page.get_by_label("Ausrichter").select_option(label=f"{club.zps} {club.name}")
     page.get_by_label("Turnierart").select_option("rr")
     page.get_by_role("button", name="Speichern").click()
-    expect(page).to_have_url(re.compile(r"/turniere/\d+/ergebnisse/$"))
+    expect(page).to_have_url(re.compile(r"/turniere/\d+/teilnehmer/$"))  # participants first
 
-    # Autocomplete: type, pick the suggestion (a plain submit button that adds the player).
+    # Autocomplete: type, pick the suggestion (a plain submit button that adds the player to the draft).
     for p in players:
         # Each pick reloads the page; typing before htmx has bound its listeners (on load) would be lost.
         page.wait_for_load_state("load")
-        page.locator("#player-search").fill(p.surname[:4])
-        suggestion = page.locator("#search-results button", has_text=p.surname)
-        expect(suggestion).to_be_visible()
+        page.locator("#participant-search").fill(p.surname[:4])
+        suggestion = page.locator("#participant-search-area button", has_text="Hinzufügen").first
+        expect(page.locator("#participant-search-area")).to_contain_text(p.surname)
         suggestion.click()
         expect(page.locator("#participants")).to_contain_text(p.surname)
 
+    page.locator("#to-rounds").click()  # "Weiter: Kreuztabelle ausfüllen"
+    expect(page).to_have_url(re.compile(r"/turniere/\d+/kreuztabelle/$"))
     page.wait_for_load_state("load")  # the grid's key handlers are bound on load
     cell = lambda i, j: page.locator(f"#id_rr-{players[i].pk}-{players[j].pk}")  # noqa: E731
     cell(0, 1).click()

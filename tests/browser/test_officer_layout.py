@@ -90,7 +90,7 @@ MEASURE = """() => {
 
 def test_preview_fits_and_dwz_index_never_wraps(live_server, page, tournament, log_in):
     log_in(page, "referent")
-    page.goto(live_server.url + f"/turniere/{tournament.pk}/ergebnisse/")
+    page.goto(live_server.url + f"/turniere/{tournament.pk}/kreuztabelle/")
     expect(page.locator("#preview-table")).to_be_visible()
     for width in (1280, 390, 1440):  # CSS alone lays the tables out: resized, not reloaded
         page.set_viewport_size({"width": width, "height": 900})

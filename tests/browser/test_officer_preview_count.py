@@ -70,7 +70,7 @@ def test_preview_count_equals_the_report(live_server, page, chain, log_in):
     first, (a1, _a2, b1) = chain
     page.set_viewport_size({"width": 1366, "height": 900})
     log_in(page, "referent")
-    page.goto(live_server.url + f"/turniere/{first.pk}/ergebnisse/")
+    page.goto(live_server.url + f"/turniere/{first.pk}/kreuztabelle/")
     page.wait_for_load_state("load")  # the grid's key handlers are bound on load
     later = page.locator("#preview-later")
     expect(later).to_contain_text("außerdem 0 spätere Turniere")  # as stored: nothing would change

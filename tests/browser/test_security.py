@@ -120,10 +120,11 @@ def test_officer_htmx_pages_run_under_the_policy(live_server, watched, site, log
     log_in(page, "referent")
     visit(page, base + "/referent/")
     tournament = site["tournament"]
-    visit(page, base + f"/turniere/{tournament.pk}/ergebnisse/")
-    # htmx: the player search suggests, and a changed result updates the live preview.
-    page.locator("#player-search").fill("Carl")
-    expect(page.locator("#search-results button", has_text="Carl")).to_be_visible()
+    visit(page, base + f"/turniere/{tournament.pk}/teilnehmer/")
+    # htmx: the participants' search suggests, and a changed result in the grid updates the live preview.
+    page.locator("#participant-search").fill("Carl")
+    expect(page.locator("#participant-search-area li", has_text="Carl")).to_be_visible()
+    visit(page, base + f"/turniere/{tournament.pk}/kreuztabelle/")
     preview = page.locator("#rating-preview")
     before = preview.inner_text()
     cells = page.locator("#rr-grid .rr-cell")

@@ -50,7 +50,7 @@ def test_the_officer_pages_refuse_to_change_a_division_tournament(admin_client):
     league = small_league(boards=4)
     _approve(league, league["match1"])
     tournament = DivisionPart.objects.get(division=league["division"], number=1).tournament
-    for name in ("tournament-edit", "tournament-results", "tournament-participants", "tournament-delete"):
+    for name in ("tournament-edit", "tournament-grid", "tournament-participants", "tournament-delete"):
         response = admin_client.get(reverse(f"ratings:{name}", args=[tournament.pk]))
         assert response.status_code == 403, name
         assert "Mannschaftsstaffel" in response.content.decode()

@@ -19,7 +19,7 @@ from ratings.web.officer.views import (
 urlpatterns = [
     path("referent/", tournaments.dashboard, name="officer-dashboard"),
     path("referent/bericht/", tournaments.report_view, name="officer-report"),
-    path("referent/spielersuche/", results.player_search, name="officer-player-search"),
+    path("referent/spielersuche/", participants.player_search, name="officer-player-search"),
     path("referent/stichtagslisten/", frozen_lists.frozen_list_page, name="officer-frozen-lists"),
     path("referent/dubletten/", merge.duplicates, name="officer-duplicates"),
     path("referent/zusammenfuehren/", merge.merge, name="officer-merge"),
@@ -41,7 +41,10 @@ urlpatterns = [
     path("turniere/aus-datei/", trf_import.trf_upload, name="trf-upload"),
     path("turniere/aus-datei/<token:token>/", trf_import.trf_review, name="trf-review"),
     path("turniere/<int:pk>/bearbeiten/", tournaments.tournament_edit, name="tournament-edit"),
-    path("turniere/<int:pk>/ergebnisse/", results.tournament_results, name="tournament-results"),
+    # The old "Ergebnisse" page, moved for good: to the tab the tournament is at.
+    path("turniere/<int:pk>/ergebnisse/", results.results_moved, name="tournament-results-moved"),
+    path("turniere/<int:pk>/erfassen/", results.tournament_entry, name="tournament-entry"),
+    path("turniere/<int:pk>/kreuztabelle/", results.tournament_grid, name="tournament-grid"),
     path("turniere/<int:pk>/vorschau/", results.tournament_preview, name="tournament-preview"),
     path("turniere/<int:pk>/teilnehmer/", participants.participants, name="tournament-participants"),
     path("turniere/<int:pk>/runden/", rounds.round_start, name="tournament-rounds"),

@@ -158,7 +158,7 @@ def _tournament_admin_data(t: Tournament, games: list[dict], **head) -> dict:
 def test_admin_tournament_edit_records_the_real_diff(client, users, tournament, players):
     client.force_login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]),
+        reverse("ratings:tournament-grid", args=[tournament.pk]),
         grid_data(players, {(0, 1): "1"}, save="1"),
     )
     client.force_login(users["admin"])
@@ -352,7 +352,7 @@ def test_a_tournament_without_a_mode_row_records_the_type_its_games_show(users, 
 def test_restore_recomputes_the_evaluations(client, users, tournament, players):
     client.force_login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]),
+        reverse("ratings:tournament-grid", args=[tournament.pk]),
         grid_data(players, {(0, 1): "1", (0, 2): "1", (1, 2): "5"}, save="1"),
     )
     fields = ("player_id", "status", "dwz_old", "dwz_new", "index_new", "points", "expected", "performance")

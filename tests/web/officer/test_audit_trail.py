@@ -26,13 +26,13 @@ def test_officer_sees_trail_and_links(users, tournament):
     assert "Änderungsprotokoll" in html
     assert "Name: Vereinsmeisterschaft → Umbenannt" in html
     assert "officer_a" in html
-    assert f"/turniere/{tournament.pk}/ergebnisse/" in html
+    assert f"/turniere/{tournament.pk}/erfassen/" in html
 
 
 def test_other_officer_sees_trail_but_no_links(users, tournament):
     html = render(users["officer_b"], tournament)
     assert "Änderungsprotokoll" in html
-    assert "/ergebnisse/" not in html
+    assert "/erfassen/" not in html
 
 
 def test_visitor_and_plain_user_see_nothing(users, tournament):
@@ -47,11 +47,11 @@ def test_public_pages_show_the_trail_to_officers(client, users, tournament, play
 
     client.force_login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), data(players, {(0, 1): "1"}, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), data(players, {(0, 1): "1"}, save="1")
     )
     page = client.get(reverse("ratings:tournament-detail", args=[tournament.pk])).content.decode()
     assert "Änderungsprotokoll" in page
-    assert f"/turniere/{tournament.pk}/ergebnisse/" in page
+    assert f"/turniere/{tournament.pk}/erfassen/" in page
     card = client.get(reverse("ratings:player-detail", args=[players[0].key])).content.decode()
     assert "Änderungsprotokoll" in card
     assert "Wertungsänderung" in card  # his start value, recorded by adjustment_save

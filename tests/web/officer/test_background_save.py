@@ -33,7 +33,7 @@ def test_a_long_save_reports_its_tournament_and_the_background_job(
     client = login(users["officer_a"])
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = client.post(
-            reverse("ratings:tournament-results", args=[tournament.pk]),
+            reverse("ratings:tournament-grid", args=[tournament.pk]),
             grid_data(players, RESULTS, save="1"),
             follow=True,
         )
@@ -94,7 +94,7 @@ def test_the_delete_page_of_a_long_chain_says_the_rest_runs_in_the_background(
 ):
     client = login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     url = reverse("ratings:tournament-delete", args=[tournament.pk])
     html = client.get(url).content.decode()
@@ -110,7 +110,7 @@ def test_the_delete_page_of_a_long_chain_says_the_rest_runs_in_the_background(
 def test_a_short_save_shows_no_notice(login, users, tournament, players, later):
     client = login(users["officer_a"])
     response = client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]),
+        reverse("ratings:tournament-grid", args=[tournament.pk]),
         grid_data(players, RESULTS, save="1"),
         follow=True,
     )

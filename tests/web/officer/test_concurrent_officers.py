@@ -52,7 +52,7 @@ def test_results_save_keeps_a_head_changed_meanwhile(tournament, players):
 def test_outdated_results_form_is_refused_with_the_changes_and_the_input_kept(
     login, users, tree, tournament, players
 ):
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     a = login(users["officer_a"])
     assert 'name="version" value="1"' in a.get(url).content.decode()
     # Another officer moves the end date meanwhile.
@@ -106,7 +106,7 @@ def test_outdated_delete_is_asked_again(login, users, tournament):
 
 def test_save_after_a_delete_answers_deleted_meanwhile(login, users, tournament, players):
     a = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     tournament_delete(tournament=Tournament.objects.get(pk=tournament.pk), user=users["officer_lv"])
     response = a.post(url, grid_data(players, RESULTS, save="1", version="1"))
     assert response.status_code == 410
@@ -114,7 +114,7 @@ def test_save_after_a_delete_answers_deleted_meanwhile(login, users, tournament,
     assert not Tournament.objects.filter(pk=tournament.pk).exists()
     assert AuditEvent.objects.filter(tournament_ref=tournament.pk, action=AuditAction.DELETE).count() == 1
     # Pages of a tournament that never existed still answer 404.
-    assert a.get(reverse("ratings:tournament-results", args=[tournament.pk + 1000])).status_code == 404
+    assert a.get(reverse("ratings:tournament-grid", args=[tournament.pk + 1000])).status_code == 404
 
 
 def test_admin_delete_of_a_tournament_deleted_meanwhile_is_quiet(rf, users, tournament):

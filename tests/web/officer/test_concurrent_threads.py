@@ -41,7 +41,7 @@ END_DATES = ("2024-03-10", "2024-03-11", "2024-03-12", "2024-03-13")
 
 
 def _run(officers, players, tournament, tree, *, saves: int, seed: int) -> dict:
-    results_url = reverse("ratings:tournament-results", args=[tournament.pk])
+    results_url = reverse("ratings:tournament-grid", args=[tournament.pk])
     head_url = reverse("ratings:tournament-edit", args=[tournament.pk])
     lock = threading.Lock()
     done: list[dict] = []  # successful saves: user, version posted, what was posted

@@ -124,8 +124,8 @@ def _write_requests(t: Tournament, players) -> list[tuple[str, str, dict]]:
     return [
         (url("tournament-edit"), "get", {}),
         (url("tournament-edit"), "post", _head(t, name="Umbenannt")),
-        (url("tournament-results"), "get", {}),
-        (url("tournament-results"), "post", {"p": ids, "save": "1", "version": t.version}),
+        (url("tournament-grid"), "get", {}),
+        (url("tournament-grid"), "post", {"p": ids, "save": "1", "version": t.version}),
         (url("tournament-preview"), "post", {"p": ids}),
         (url("tournament-participants"), "get", {}),
         (url("tournament-participants"), "post", {"lines": players[0].key}),

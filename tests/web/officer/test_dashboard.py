@@ -72,7 +72,7 @@ def test_the_dashboard_lists_the_overdue_tournaments_of_the_officers_area(client
     assert empty.end_date.strftime("%d.%m.%Y") in listed["Nur Kopf"]
     html = _dashboard(client, users["officer_a"])
     assert reverse("ratings:tournament-rounds", args=[draft.pk]) in html
-    assert reverse("ratings:tournament-results", args=[stale.pk]) not in html
+    assert reverse("ratings:tournament-grid", args=[stale.pk]) not in html
 
     assert "Anderer Bezirk" in _overdue(_dashboard(client, users["officer_b"]))
     assert "Nur Kopf" not in _overdue(_dashboard(client, users["officer_b"]))

@@ -26,7 +26,7 @@ pytestmark = [
 ]
 
 
-@pytest.mark.parametrize("page", ["ratings:tournament-results", "ratings:tournament-delete"])
+@pytest.mark.parametrize("page", ["ratings:tournament-grid", "ratings:tournament-delete"])
 def test_a_page_opened_while_the_tournament_is_deleted_is_no_server_error(
     page, login, users, tournament, players
 ):

@@ -1,16 +1,15 @@
-"""Form and formset validation: every error case ends as a message at its field or cell."""
+"""Form validation: every error case ends as a message at its field or cell. (The board results of a Swiss are
+typed on the round screen: ``test_draft_entry.py``.)"""
 
 import pytest
 from django.http import QueryDict
 
 from ratings.models import Club, Organisation, Tournament
 from ratings.web.officer.forms import (
-    BoardFormSet,
     NewPlayerForm,
     RoundRobinForm,
     TournamentHeadForm,
     berger_rounds,
-    parse_board_block,
     parse_round_robin_block,
 )
 
@@ -111,104 +110,12 @@ def test_berger_schedule_is_a_valid_round_robin(n):
     assert max(per_round) == (n - 1 if n % 2 == 0 else n)
 
 
-def boards(players, rows, rounds=None):
-    data = QueryDict(mutable=True)
-    data["b-TOTAL_FORMS"] = str(len(rows))
-    data["b-INITIAL_FORMS"] = "0"
-    for i, row in enumerate(rows):
-        for k, v in row.items():
-            data[f"b-{i}-{k}"] = str(v)
-    return BoardFormSet(data, players=players, rounds=rounds)
-
-
-@pytest.mark.parametrize(
-    ("row", "field", "message"),
-    [
-        ({"round": 1, "white": 0, "black": 0, "result": "1"}, "black", "gegen sich selbst"),
-        ({"round": 1, "white": 0, "black": 1, "result": "2-0"}, "result", "Unbekanntes Ergebnis"),
-        ({"round": 1, "white": 0, "black": 1, "result": "H"}, "result", "Freilos hat keinen Gegner"),
-        ({"round": 1, "white": 0, "result": "1"}, "result", "ohne Gegner"),
-        ({"round": 4, "white": 0, "black": 1, "result": "1"}, "round", "nur 3 Runden"),
-        ({"white": 0, "black": 1, "result": "1"}, "round", "Runde fehlt"),
-        ({"round": 1, "white": 0, "black": 1}, "result", "Ergebnis fehlt"),
-        ({"round": 1, "white": 0, "black": "999999", "result": "1"}, "black", "Kein Teilnehmer"),
-    ],
-)
-def test_board_errors(players, row, field, message):
-    row = {
-        k: (players[v].pk if k in ("white", "black") and isinstance(v, int) else v) for k, v in row.items()
-    }
-    formset = boards(players, [row], rounds=3)
-    assert not formset.is_valid()
-    assert message in " ".join(formset.forms[0].errors[field])
-
-
-@pytest.mark.parametrize(
-    "row",
-    [
-        {},
-        {"round": 1, "result": "1"},
-        {"round": "x<y", "result": '"><script>'},
-        {"round": 4, "result": "½ "},
-    ],
-)
-def test_board_inputs_render_as_the_django_template_does(players, row):
-    """The round and result inputs skip the template engine; their HTML is the template's, byte for byte
-    (with and without errors, escaped)."""
-    from django import forms
-
-    formset = boards(players, [row], rounds=3)
-    formset.is_valid()
-    form = formset.forms[0]
-    for name, django_widget in (("round", forms.NumberInput), ("result", forms.TextInput)):
-        bound = form[name]
-        plain = str(bound)
-        template = django_widget(attrs=bound.field.widget.attrs)
-        template.is_required = bound.field.widget.is_required
-        bound.field.widget = template
-        assert plain == str(bound), name
-
-
-def test_board_player_twice_in_a_round(players):
-    a, b, c = (p.pk for p in players)
-    formset = boards(
-        players,
-        [
-            {"round": 1, "white": a, "black": b, "result": "1"},
-            {"round": 1, "white": c, "black": a, "result": "0"},
-        ],
-    )
-    assert not formset.is_valid()
-    assert "schon eingetragen (Zeile 1)" in formset.forms[1].errors["black"][0]
-
-
-def test_board_bye_codes(players):
-    a, b, c = (p.pk for p in players)
-    formset = boards(
-        players,
-        [
-            {"round": 1, "white": a, "black": b, "result": "½"},
-            {"round": 1, "white": c, "result": "+"},
-            {"round": 2, "white": c, "result": "z"},
-        ],
-    )
-    assert formset.is_valid(), formset.errors
-    assert [g.result for g in formset.games()] == ["1/2-1/2", "+", "Z"]
-
-
 def test_paste_round_robin_block(players):
     values, errors = parse_round_robin_block("x 1 1\n0 x ½\n0 ½ x", players)
     assert errors == []
     assert values[f"rr-{players[1].pk}-{players[2].pk}"] == "½"
     _values, errors = parse_round_robin_block("x 1\n0 x ½ 1 1", players)
     assert errors
-
-
-def test_paste_board_block(players):
-    rows, errors = parse_board_block("1 1 2 1\n1 3 +\n2 9 1 0\nabc", players)
-    assert len(rows) == 2
-    assert rows[1]["black"] == ""
-    assert len(errors) == 2
 
 
 def test_new_player_index_needs_dwz(tree):

@@ -154,16 +154,19 @@ def _nul_everywhere(data: dict) -> dict:
 
 
 def test_nul_bytes_in_posted_forms_are_no_server_error(client, users, tournament, players):
-    """Login, a new tournament, the results grid, a new player, the preview: NUL bytes in every field."""
+    """Login, a new tournament, the grid, a new player, the preview: NUL bytes in every field."""
     login = {"username": "officer_a\x00", "password": "x\x00"}
     assert client.post(reverse("ratings:login"), login).status_code == 200
     client.force_login(users["officer_a"])
     head = {"name": "Open", "place": "Ulm", "start_date": "2025-01-01", "end_date": "2025-01-02"}
     assert client.post(reverse("ratings:tournament-create"), _nul_everywhere(head)).status_code == 200
-    results = reverse("ratings:tournament-results", args=[tournament.pk])
+    results = reverse("ratings:tournament-grid", args=[tournament.pk])
     grid = grid_data(players, {(0, 1): "1", (1, 2): "½"})
     assert client.post(results, _nul_everywhere({**grid, "save": "1"})).status_code < 500
     new_player = {"np-surname": "Neu", "np-first_name": "Nina", "np-club": "1", "np-member_number": "9"}
-    assert client.post(results, {**grid, **_nul_everywhere(new_player), "add_player": "1"}).status_code < 500
+    participants = reverse("ratings:tournament-participants", args=[tournament.pk])
+    response = client.post(participants, {**_nul_everywhere(new_player), "new_player": "1", "q": "Neu\x00"})
+    assert response.status_code < 500
+    assert not Player.objects.filter(surname__startswith="Neu").exists()
     preview = reverse("ratings:tournament-preview", args=[tournament.pk])
     assert client.post(preview, _nul_everywhere(grid)).status_code < 500

@@ -1,5 +1,5 @@
-"""Issue 9 §3: the results page works for big tournaments (a 300-player, 11-round Swiss posts 6,900 fields,
-a 40-player round robin 1,600): save, preview and "add player" answer, never 400."""
+"""Issue 9 §3: entry works for big tournaments (a 300-player, 11-round Swiss in the draft's rounds, a
+40-player round robin's grid posting 1,600 fields): save, preview and "add player" answer, never 400."""
 
 import datetime
 import itertools
@@ -11,9 +11,10 @@ from django.conf import settings
 from django.urls import reverse
 
 from ratings.enums import AdjustmentKind
-from ratings.models import Evaluation, Game, Player, RatingAdjustment, Tournament
+from ratings.models import Evaluation, Game, Player, RatingAdjustment, Tournament, TournamentDraft
 from ratings.models.officer import TournamentEntryMode, TournamentMode
 from ratings.recalculation import ratings_verify
+from ratings.services.drafts import draft_save
 
 pytestmark = pytest.mark.django_db
 
@@ -48,22 +49,19 @@ def _tournament(tree, mode: str, rounds: int) -> Tournament:
     return t
 
 
-def _swiss_data(players, rounds: int, **extra) -> dict:
+def _swiss_games(players, rounds: int) -> list[dict]:
+    """The boards of a Swiss as the draft stores them."""
     rng = random.Random(7)
-    data: dict = {"p": [str(p.pk) for p in players], "version": "1"}
-    boards = 0
+    games = []
     for rnd in range(1, rounds + 1):
         order = players[:]
         rng.shuffle(order)
-        for white, black in zip(order[::2], order[1::2], strict=True):
-            data[f"b-{boards}-round"] = str(rnd)
-            data[f"b-{boards}-white"] = str(white.pk)
-            data[f"b-{boards}-black"] = str(black.pk)
-            data[f"b-{boards}-result"] = rng.choice(["1", "0", "½"])
-            boards += 1
-    data["b-TOTAL_FORMS"] = str(boards)
-    data["b-INITIAL_FORMS"] = "0"
-    return data | extra
+        for board, (white, black) in enumerate(zip(order[::2], order[1::2], strict=True), start=1):
+            result = rng.choice(["1-0", "0-1", "1/2-1/2"])
+            games.append(
+                {"round": rnd, "board": board, "white": white.pk, "black": black.pk, "result": result}
+            )
+    return games
 
 
 def _round_robin_data(players, **extra) -> dict:
@@ -91,7 +89,7 @@ def _fields(data: dict) -> int:
 @pytest.fixture
 def swiss(tree):
     players = _field(300)
-    return _tournament(tree, TournamentMode.SWISS, 11), players, _swiss_data(players, 11)
+    return _tournament(tree, TournamentMode.SWISS, 11), players, _swiss_games(players, 11)
 
 
 @pytest.fixture
@@ -100,29 +98,48 @@ def round_robin(tree):
     return _tournament(tree, TournamentMode.ROUND_ROBIN, 39), players, _round_robin_data(players)
 
 
-def test_the_field_limit_is_above_the_largest_supported_tournaments(swiss, round_robin):
-    assert _fields(swiss[2]) > 6_900
+def test_the_field_limit_is_above_the_largest_supported_tournaments(round_robin):
     assert _fields(round_robin[2]) > 1_560
-    assert _fields(swiss[2]) + 2 * 300 + 50 <= settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+    assert _fields(round_robin[2]) + 2 * 300 + 50 <= settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
 
 
-@pytest.mark.parametrize("kind", ["swiss", "round_robin"])
-def test_save_preview_and_add_player_at_full_size(request, kind, login, users):
-    tournament, players, data = request.getfixturevalue(kind)
+def test_round_robin_save_preview_and_add_player_at_full_size(round_robin, login, users):
+    tournament, players, data = round_robin
     client = login(users["officer_a"])
     preview = _post(client, reverse("ratings:tournament-preview", args=[tournament.pk]), data)
     assert preview.status_code == 200
     html = preview.content.decode()
     assert 'id="preview-table"' in html and 'id="preview-errors"' not in html
     assert html.count("<tr data-player=") == len(players)
+    grid = reverse("ratings:tournament-grid", args=[tournament.pk])
+    assert _post(client, grid, data | {"keep": "1"}).status_code == 302  # the grid kept in the draft
     newcomer = Player.objects.create(key="NEU0001", surname="Neu", birth_year=1990)
-    results = reverse("ratings:tournament-results", args=[tournament.pk])
-    added = _post(client, results, data | {"add": str(newcomer.pk)})
+    client.post(reverse("ratings:tournament-participants", args=[tournament.pk]), {"add": newcomer.pk})
+    added = client.get(grid)
     assert added.status_code == 200
     assert [p.pk for p in added.context["entry"].players][-1] == newcomer.pk
-    saved = _post(client, results, data | {"save": "1"})
+    saved = _post(client, grid, data | {"save": "1"})
     assert saved.status_code == 302, saved.context and saved.context.get("save_errors")
-    games = len(players) * (len(players) - 1) // 2 if kind == "round_robin" else 150 * 11
-    assert Game.objects.filter(tournament=tournament).count() == games
+    assert Game.objects.filter(tournament=tournament).count() == len(players) * (len(players) - 1) // 2
+    assert Evaluation.objects.filter(tournament=tournament).count() == len(players)
+    assert ratings_verify() == []
+
+
+def test_swiss_rounds_participants_and_publish_at_full_size(swiss, login, users):
+    tournament, players, games = swiss
+    draft_save(tournament=tournament, participants=[p.pk for p in players], games=games)
+    client = login(users["officer_a"])
+    page = client.get(reverse("ratings:tournament-round", args=[tournament.pk, 11]))
+    assert page.status_code == 200
+    assert page.content.decode().count("<tr data-player=") == len(players)
+    assert client.get(reverse("ratings:tournament-participants", args=[tournament.pk])).status_code == 200
+    newcomer = Player.objects.create(key="NEU0001", surname="Neu", birth_year=1990)
+    participants = reverse("ratings:tournament-participants", args=[tournament.pk])
+    client.post(participants, {"add": newcomer.pk})
+    assert TournamentDraft.objects.get(tournament=tournament).participants[-1] == newcomer.pk
+    client.post(participants, {"remove": newcomer.pk})
+    saved = client.post(reverse("ratings:tournament-draft-publish", args=[tournament.pk]))
+    assert saved.status_code == 302
+    assert Game.objects.filter(tournament=tournament).count() == 150 * 11
     assert Evaluation.objects.filter(tournament=tournament).count() == len(players)
     assert ratings_verify() == []

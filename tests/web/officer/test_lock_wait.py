@@ -29,7 +29,7 @@ def test_save_waiting_too_long_for_the_lock_keeps_the_input(
     settings.RATING_LOCK_TIMEOUT = 1
     client = login(users["officer_a"])
     response = client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     assert response.status_code == 503
     assert response["Retry-After"] == "10"

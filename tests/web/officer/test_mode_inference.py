@@ -1,4 +1,4 @@
-"""Results page without a stored entry mode (seeded / imported tournaments): the mode is inferred from the
+"""Entry without a stored entry mode (seeded / imported tournaments): the mode is inferred from the
 games, and the round-robin grid never drops stored games it cannot show (byes, repeated pairs)."""
 
 import pytest
@@ -21,33 +21,28 @@ def _save(tournament, players, games):
     TournamentEntryMode.objects.filter(tournament=tournament).delete()
 
 
-def _unchanged_post(response) -> dict:
-    """What the browser submits for the rendered form when nothing is typed (boards or grid)."""
+def _unchanged_grid(response) -> dict:
+    """What the browser submits for the rendered grid when nothing is typed."""
     entry = response.context["entry"]
     data: dict = {"p": [str(p.pk) for p in entry.players], "save": "1"}
-    if entry.boards is not None:
-        for bf in entry.boards.management_form:
-            data[bf.html_name] = bf.value()
-        for form in entry.boards.forms:
-            for bf in form:
-                value = bf.value()
-                data[bf.html_name] = "" if value is None else str(value)
-    else:
-        for bf in entry.grid:
-            value = bf.value()
-            data[bf.html_name] = "" if value is None else str(value)
+    for bf in entry.grid:
+        value = bf.value()
+        data[bf.html_name] = "" if value is None else str(value)
     return data
 
 
 def test_swiss_without_mode_row_keeps_byes_on_unchanged_save(login, users, tournament, players):
+    """A seeded Swiss goes to the rounds (never the grid); publishing it unchanged keeps its byes."""
     a, b, c = players
     _save(tournament, players, [(1, a, b, "1-0"), (1, c, None, "+"), (2, c, a, "0-1"), (2, b, None, "H")])
     client = login(users["admin"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
-    response = client.get(url)
-    assert response.context["entry"].mode == TournamentMode.SWISS
-    assert 'name="b-TOTAL_FORMS"' in response.content.decode()
-    response = client.post(url, _unchanged_post(response))
+    response = client.get(reverse("ratings:tournament-grid", args=[tournament.pk]))
+    assert response["Location"] == reverse("ratings:tournament-rounds", args=[tournament.pk])
+    entry = client.get(reverse("ratings:tournament-entry", args=[tournament.pk]))
+    assert entry["Location"] == reverse("ratings:tournament-rounds", args=[tournament.pk])
+    html = client.get(reverse("ratings:tournament-round", args=[tournament.pk, 2])).content.decode()
+    assert "Freilos" in html
+    response = client.post(reverse("ratings:tournament-draft-publish", args=[tournament.pk]))
     assert response.status_code == 302
     assert Game.objects.filter(tournament=tournament).count() == 4
     assert Game.objects.filter(tournament=tournament, black__isnull=True).count() == 2
@@ -57,8 +52,8 @@ def test_swiss_without_mode_row_keeps_byes_on_unchanged_save(login, users, tourn
 def test_incomplete_round_robin_without_mode_row_is_swiss(login, users, tournament, players):
     a, b, _c = players
     _save(tournament, players, [(1, a, b, "1-0")])
-    response = login(users["admin"]).get(reverse("ratings:tournament-results", args=[tournament.pk]))
-    assert response.context["entry"].mode == TournamentMode.SWISS
+    response = login(users["admin"]).get(reverse("ratings:tournament-grid", args=[tournament.pk]))
+    assert response["Location"] == reverse("ratings:tournament-rounds", args=[tournament.pk])
 
 
 @pytest.mark.parametrize("games", [[], "complete"])
@@ -70,8 +65,13 @@ def test_complete_or_empty_round_robin_without_mode_row_is_round_robin(
         _save(tournament, players, [(1, a, b, "1-0"), (2, c, a, "0-1"), (3, b, c, "1/2-1/2")])
     else:
         TournamentEntryMode.objects.filter(tournament=tournament).delete()
-    response = login(users["admin"]).get(reverse("ratings:tournament-results", args=[tournament.pk]))
+    client = login(users["admin"])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
+    response = client.get(url)
     assert response.context["entry"].mode == TournamentMode.ROUND_ROBIN
+    if games == "complete":  # saved unchanged from the grid: the same three games
+        assert client.post(url, _unchanged_grid(response)).status_code == 302
+        assert Game.objects.filter(tournament=tournament).count() == 3
 
 
 def test_round_robin_grid_refuses_to_drop_stored_byes(login, users, tournament, players):
@@ -79,7 +79,7 @@ def test_round_robin_grid_refuses_to_drop_stored_byes(login, users, tournament, 
     _save(tournament, players, [(1, a, b, "1-0"), (1, c, None, "+"), (2, c, a, "0-1")])
     TournamentEntryMode.objects.create(tournament=tournament, mode=TournamentMode.ROUND_ROBIN)
     client = login(users["admin"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     response = client.get(url)
     assert (
         "1 gespeicherte Partie (spielfreie Runde, Doppelrunde oder Sonderergebnis) passt nicht"

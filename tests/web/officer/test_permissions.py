@@ -17,8 +17,8 @@ URLS = [
     ("ratings:officer-player-search", "get", False),
     ("ratings:tournament-edit", "get", True),
     ("ratings:tournament-edit", "post", True),
-    ("ratings:tournament-results", "get", True),
-    ("ratings:tournament-results", "post", True),
+    ("ratings:tournament-grid", "get", True),
+    ("ratings:tournament-grid", "post", True),
     ("ratings:tournament-preview", "post", True),
     ("ratings:tournament-delete", "get", True),
     ("ratings:tournament-delete", "post", True),
@@ -64,7 +64,7 @@ def test_permission_matrix(client, users, tournament, players, role):
 @pytest.mark.parametrize("role", ["officer_a", "officer_lv", "admin"])
 def test_unknown_tournament_is_404(client, users, role):
     client.force_login(users[role])
-    assert client.get(reverse("ratings:tournament-results", args=[999999])).status_code == 404
+    assert client.get(reverse("ratings:tournament-grid", args=[999999])).status_code == 404
 
 
 def test_scope_of_landesverband_covers_districts_and_clubs(users, tree):

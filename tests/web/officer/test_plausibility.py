@@ -114,7 +114,7 @@ def test_the_results_page_lists_the_warnings_and_saves_after_the_confirmation(cl
     Tournament.objects.filter(pk=tournament.pk).update(end_date=future, start_date=future)
     players = [make_player(dwz=1500 + 10 * i, index=3) for i in range(3)]
     client.force_login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     cells = {(0, 1): "1", (0, 2): "1", (1, 2): "½"}
     page = client.post(url, grid_data(players, cells, save="1")).content.decode()
     assert sorted(_codes(page)) == sorted([plausibility.FUTURE_END, plausibility.NO_TIME_CONTROL])
@@ -129,7 +129,7 @@ def test_the_results_page_saves_at_once_without_warnings(client, users, tree):
     tournament = _recent_tournament(tree)
     players = [make_player(dwz=1500 + 10 * i, index=3) for i in range(3)]
     client.force_login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     response = client.post(url, grid_data(players, {(0, 1): "1", (0, 2): "1", (1, 2): "½"}, save="1"))
     assert response.status_code == 302 and tournament.games.count() == 3
 
@@ -179,7 +179,7 @@ def test_the_head_form_asks_for_what_a_change_brings(client, users, tree):
     tournament = _recent_tournament(tree, time_control="")
     players = [make_player(dwz=1500 + 10 * i, index=3) for i in range(3)]
     client.force_login(users["officer_a"])
-    results = reverse("ratings:tournament-results", args=[tournament.pk])
+    results = reverse("ratings:tournament-grid", args=[tournament.pk])
     page = client.post(results, grid_data(players, {(0, 1): "1", (0, 2): "1", (1, 2): "½"}, save="1"))
     client.post(
         results,

@@ -1,4 +1,4 @@
-"""The officer autocomplete on the results page uses the public player search: umlauts and their
+"""The officer autocomplete of the participants' search uses the public player search: umlauts and their
 transliterations fold (Müller == Mueller == muller), participants are left out."""
 
 import pytest
@@ -22,7 +22,7 @@ def muellers(tree):
 
 def _found(client, muellers, query, **params):
     html = client.get(reverse("ratings:officer-player-search"), {"q": query, **params}).content.decode()
-    return {p.name for p in muellers if f'value="{p.pk}"' in html}
+    return {p.name for p in muellers if f'name="add" value="{p.pk}"' in html}
 
 
 @pytest.mark.parametrize("query", ["Müller", "Mueller", "muller", "MÜLLER", "mül"])

@@ -62,7 +62,7 @@ def test_preview_count_equals_report(client, users, chain, cells, expected):
     first, players = chain
     client.force_login(users["officer_a"])
     shown = _preview_later(client, first, grid_data(players, cells))
-    client.post(reverse("ratings:tournament-results", args=[first.pk]), grid_data(players, cells, save="1"))
+    client.post(reverse("ratings:tournament-grid", args=[first.pk]), grid_data(players, cells, save="1"))
     reported = [pk for pk, _name in client.session[REPORT_SESSION_KEY]["tournaments"] if pk != first.pk]
     assert shown == len(reported) == expected
     # The upper bound the page used to show counts both later tournaments either way.

@@ -32,7 +32,7 @@ def played(tournament, players):
 def _pages(tournament, players):
     """(method, url, data) of every page that previews."""
     pk = tournament.pk
-    results = reverse("ratings:tournament-results", args=[pk])
+    results = reverse("ratings:tournament-grid", args=[pk])
     panel = reverse("ratings:tournament-preview", args=[pk])
     return {
         "results": ("get", results, None),

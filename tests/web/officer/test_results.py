@@ -8,7 +8,7 @@ Rn = 1500 + 800·0.5/22 = 1518.18 → 1518; C unchanged 1396.
 import pytest
 from django.urls import reverse
 
-from ratings.models import Game, Player, Tournament, TournamentEntry
+from ratings.models import Game, Player, Tournament, TournamentDraft, TournamentEntry
 from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentEntryMode
 from ratings.services import tournament_restore
@@ -56,7 +56,7 @@ def test_create_tournament_head(login, users, tree):
 def test_save_results_recalculates_and_reports(login, users, tournament, players):
     client = login(users["officer_a"])
     response = client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     assert response.status_code == 302
     assert response.url == reverse("ratings:officer-report")
@@ -80,7 +80,7 @@ def test_save_results_recalculates_and_reports(login, users, tournament, players
 
 def test_correction_through_the_view(login, users, tournament, players):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     client.post(url, grid_data(players, RESULTS, save="1"))
     rounds_before = dict(Game.objects.filter(tournament=tournament).values_list("white_id", "round"))
     # The stored grid shows both cells of each game.
@@ -106,7 +106,7 @@ def test_correction_through_the_view(login, users, tournament, players):
 
 def test_invalid_results_are_not_saved(login, users, tournament, players):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     response = client.post(url, grid_data(players, {(0, 1): "1", (1, 0): "1", (0, 2): "x"}, save="1"))
     assert response.status_code == 200
     html = response.content.decode()
@@ -121,7 +121,7 @@ def test_invalid_results_are_not_saved(login, users, tournament, players):
 def test_edit_head_changes_date_and_recalculates(login, users, tournament, players):
     client = login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     url = reverse("ratings:tournament-edit", args=[tournament.pk])
     page = client.get(url).content.decode()
@@ -151,7 +151,7 @@ def test_edit_head_changes_date_and_recalculates(login, users, tournament, playe
 def test_edit_head_rejects_fewer_rounds_than_played(login, users, tournament, players):
     client = login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     response = client.post(
         reverse("ratings:tournament-edit", args=[tournament.pk]),
@@ -172,7 +172,7 @@ def test_edit_head_rejects_fewer_rounds_than_played(login, users, tournament, pl
 def test_delete_names_consequences_then_restores(login, users, tournament, players):
     client = login(users["officer_a"])
     client.post(
-        reverse("ratings:tournament-results", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
+        reverse("ratings:tournament-grid", args=[tournament.pk]), grid_data(players, RESULTS, save="1")
     )
     url = reverse("ratings:tournament-delete", args=[tournament.pk])
     page = client.get(url).content.decode()
@@ -200,26 +200,34 @@ def test_delete_names_consequences_then_restores(login, users, tournament, playe
 
 
 def test_participants_add_remove_and_search(login, users, tournament, players):
+    """The Teilnehmer tab of the draft: search (page and autocomplete), add, remove; each change is kept."""
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
-    html = client.post(url, {"p": [players[0].pk], "q": "Ber", "search": "1"}).content.decode()
+    url = reverse("ratings:tournament-participants", args=[tournament.pk])
+    client.post(url, {"add": players[0].pk})
+    html = client.get(url, {"q": "Ber"}).content.decode()
     assert f'name="add" value="{players[1].pk}"' in html
-    html = client.post(url, {"p": [players[0].pk], "add": players[1].pk}).content.decode()
-    assert f'name="p" value="{players[1].pk}"' in html
-    html = client.post(url, {"p": [players[0].pk, players[1].pk], "remove": players[0].pk}).content.decode()
-    assert f'name="p" value="{players[0].pk}"' not in html
+    client.post(url, {"add": players[1].pk})
+    assert TournamentDraft.objects.get(tournament=tournament).participants == [players[0].pk, players[1].pk]
+    client.post(url, {"remove": players[0].pk})
+    assert TournamentDraft.objects.get(tournament=tournament).participants == [players[1].pk]
+    # The grid shows the draft's participants.
+    html = client.get(reverse("ratings:tournament-grid", args=[tournament.pk])).content.decode()
+    assert f'name="p" value="{players[1].pk}"' in html and f'name="p" value="{players[0].pk}"' not in html
     # Autocomplete endpoint: by ZPS-member number and by name; participants excluded.
     search = reverse("ratings:officer-player-search")
     assert players[2].name in client.get(search, {"q": "C0501-3"}).content.decode()
     assert players[0].name not in client.get(search, {"q": "Anton", "p": players[0].pk}).content.decode()
-    assert "Kein Spieler gefunden" in client.get(search, {"q": "Zzz"}).content.decode()
+    assert "„Zzz“ nicht gefunden – neu anlegen" in client.get(search, {"q": "Zzz"}).content.decode()
 
 
 def test_new_player_inline_with_duplicate_warning(login, users, tree, tournament, players):
+    """Created from the Teilnehmer tab's search, the new player joins the draft at once: leaving the page
+    loses nothing and leaves no player record without its participant."""
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-participants", args=[tournament.pk])
+    client.post(url, {"add": players[1].pk})
     data = {
-        "p": [players[0].pk],
+        "q": "Anton, Test",
         "new_player": "1",
         "np-surname": "Anton",
         "np-first_name": "Test",
@@ -231,68 +239,69 @@ def test_new_player_inline_with_duplicate_warning(login, users, tree, tournament
     html = client.post(url, data).content.decode()
     assert "Es gibt schon Spieler mit diesem Namen" in html
     assert Player.objects.filter(surname="Anton").count() == 1
-    response = client.post(url, {**data, "np-confirm_duplicate": "on"})
-    assert response.status_code == 200
+    response = client.post(url, {**data, "np-confirm_duplicate": "on"}, follow=True)
     new = Player.objects.filter(surname="Anton").order_by("-pk").first()
     assert new.pk != players[0].pk
     assert (new.dwz, new.index) == (1700, 3)
     assert new.memberships.get().club == tree["club_a"]
-    assert f'name="p" value="{new.pk}"' in response.content.decode()
+    assert (
+        "Spieler „Anton, Test“ angelegt und als Nr. 2 in den Entwurf aufgenommen."
+        in response.content.decode()
+    )
+    assert TournamentDraft.objects.get(tournament=tournament).participants == [players[1].pk, new.pk]
+    # Still there when the officer comes back, on the participants and in the grid.
+    html = client.get(reverse("ratings:tournament-grid", args=[tournament.pk])).content.decode()
+    assert f'name="p" value="{new.pk}"' in html
     assert AuditEvent.objects.filter(object_type=AuditObjectType.PLAYER, object_id=new.pk).exists()
     assert AuditEvent.objects.filter(object_type=AuditObjectType.ADJUSTMENT, player_ref=new.pk).exists()
 
 
 def test_new_player_needs_own_club(login, users, tree, tournament):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-participants", args=[tournament.pk])
     html = client.post(
         url, {"new_player": "1", "np-surname": "Fremd", "np-club": tree["club_b"].pk}
     ).content.decode()
     assert not Player.objects.filter(surname="Fremd").exists()
+    assert not TournamentDraft.objects.filter(tournament=tournament).exists()
     assert "Auswahl" in html or "gültige" in html
 
 
 def test_swiss_boards_save(login, users, tournament, players):
+    """A Swiss with byes, entered round by round in the draft and published: the values of the former
+    boards form (A 1620, B 1482, C 1396); the stored boards come back for the next correction."""
     TournamentEntryMode.objects.filter(tournament=tournament).update(mode="swiss")
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
-    a, b, c = (str(p.pk) for p in players)
-    data = {
-        "p": [a, b, c],
-        "b-TOTAL_FORMS": "6",
-        "b-INITIAL_FORMS": "0",
-        "b-0-round": "1",
-        "b-0-white": a,
-        "b-0-black": b,
-        "b-0-result": "1",
-        "b-1-round": "1",
-        "b-1-white": c,
-        "b-1-result": "+",
-        "b-2-round": "2",
-        "b-2-white": c,
-        "b-2-black": a,
-        "b-2-result": "0",
-        "b-3-round": "2",
-        "b-3-white": b,
-        "b-3-result": "H",
-        "b-4-round": "3",
-        "b-4-white": b,
-        "b-4-black": c,
-        "b-4-result": "r",
-        "save": "1",
-    }
-    response = client.post(url, data)
+    client.post(
+        reverse("ratings:tournament-participants", args=[tournament.pk]),
+        {"lines": "\n".join(p.key for p in players)},
+    )
+    client.post(reverse("ratings:tournament-participants", args=[tournament.pk]), {"renumber": "1"})
+    order = TournamentDraft.objects.get(tournament=tournament).participants
+    no = {pk: i for i, pk in enumerate(order, start=1)}
+    a, b, c = (no[p.pk] for p in players)
+    for round_no, lines in (
+        (1, [f"{a} {b} 1", f"{c} +"]),
+        (2, [f"{c} {a} 0", f"{b} h"]),
+        (3, [f"{b} {c} r"]),
+    ):
+        for line in lines:
+            client.post(reverse("ratings:tournament-round", args=[tournament.pk, round_no]), {"line": line})
+    response = client.post(reverse("ratings:tournament-draft-publish", args=[tournament.pk]))
     assert response.status_code == 302
     assert [dwz(p) for p in players] == [(1620, 11), (1482, 11), (1396, 11)]
     assert Game.objects.filter(tournament=tournament, black__isnull=True).count() == 2
-    # The stored boards come back for the next correction.
-    html = client.get(url).content.decode()
-    assert 'value="½-½"' in html
+    assert TournamentEntryMode.objects.get(tournament=tournament).mode == "swiss"
+    html = client.get(reverse("ratings:tournament-round", args=[tournament.pk, 3])).content.decode()
+    assert "½-½" in html
+    # The grid is for round robins: a Swiss is sent to its rounds.
+    grid = client.get(reverse("ratings:tournament-grid", args=[tournament.pk]))
+    assert grid["Location"] == reverse("ratings:tournament-rounds", args=[tournament.pk])
 
 
 def test_paste_block_fills_the_grid_without_saving(login, users, tournament, players):
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     data = grid_data(players, {}, paste="x 1 1\n0 x r\n0 r x", do_paste="1")
     html = client.post(url, data).content.decode()
     assert f'id="id_rr-{players[1].pk}-{players[2].pk}" value="r"' in html
@@ -300,23 +309,54 @@ def test_paste_block_fills_the_grid_without_saving(login, users, tournament, pla
     assert not Game.objects.exists()
 
 
-def test_swiss_more_rows_and_paste(login, users, tournament, players):
-    TournamentEntryMode.objects.filter(tournament=tournament).update(mode="swiss")
+def test_the_old_results_page_redirects_for_good(login, users, tournament, players):
+    """The former "Ergebnisse" URL answers 301 to the entry, which opens the tab the tournament is at: the
+    participants while there are none, then the grid (round robin) or the rounds (Swiss). A search keeps its
+    meaning on the participants' search."""
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
-    base = {"p": [p.pk for p in players], "b-TOTAL_FORMS": "1", "b-INITIAL_FORMS": "0"}
-    html = client.post(url, {**base, "add_rows": "1"}).content.decode()
-    assert 'name="b-TOTAL_FORMS" value="9"' in html
-    html = client.post(url, {**base, "paste": "1 1 2 1\n1 3 +\n2 3 1 0", "do_paste": "1"}).content.decode()
-    assert 'name="b-2-result" value="0"' in html
-    assert 'name="b-TOTAL_FORMS" value="3"' in html
+    old = f"/turniere/{tournament.pk}/ergebnisse/"
+    response = client.get(old)
+    assert response.status_code == 301
+    assert response["Location"] == reverse("ratings:tournament-entry", args=[tournament.pk])
+    assert client.post(old, {"save": "1"}).status_code == 301
+    response = client.get(old, {"q": "Anton"})
+    assert response.status_code == 301
+    assert (
+        response["Location"] == reverse("ratings:tournament-participants", args=[tournament.pk]) + "?q=Anton"
+    )
+    entry = reverse("ratings:tournament-entry", args=[tournament.pk])
+    assert client.get(entry)["Location"] == reverse("ratings:tournament-participants", args=[tournament.pk])
+    client.post(reverse("ratings:tournament-participants", args=[tournament.pk]), {"add": players[0].pk})
+    assert client.get(entry)["Location"] == reverse("ratings:tournament-grid", args=[tournament.pk])
+    TournamentEntryMode.objects.filter(tournament=tournament).update(mode="swiss")
+    assert client.get(entry)["Location"] == reverse("ratings:tournament-rounds", args=[tournament.pk])
+    # Another officer's tournament: the entry refuses as every tab does.
+    other = login(users["officer_b"])
+    assert other.get(entry).status_code == 403
+
+
+def test_grid_kept_as_draft_is_not_rated_and_comes_back(login, users, tournament, players):
+    client = login(users["officer_a"])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
+    response = client.post(url, grid_data(players, RESULTS, keep="1"))
+    assert response.status_code == 302
+    assert not Game.objects.filter(tournament=tournament).exists()
+    draft = TournamentDraft.objects.get(tournament=tournament)
+    assert draft.participants == [p.pk for p in players] and len(draft.games) == 3
+    html = client.get(url).content.decode()
+    assert f'id="id_rr-{players[1].pk}-{players[2].pk}" value="½"' in html
+    assert "Entwurf, noch nicht ausgewertet" in html
+    # Saving the grid evaluates it and drops the draft.
+    assert client.post(url, grid_data(players, RESULTS, save="1")).status_code == 302
+    assert not TournamentDraft.objects.filter(tournament=tournament).exists()
+    assert [dwz(p) for p in players] == [(1620, 11), (1482, 11), (1396, 11)]
 
 
 def test_a_participant_ticked_as_non_member_is_counted_but_keeps_his_dwz(login, users, tournament, players):
     """WO 3.4.3: C (1400) is not a DSB member. The preview and the save count his games for A and B exactly
     as before (spec values above: A 1620, B 1482), but C keeps 1400-10 and his row is "Nichtmitglied"."""
     client = login(users["officer_a"])
-    url = reverse("ratings:tournament-results", args=[tournament.pk])
+    url = reverse("ratings:tournament-grid", args=[tournament.pk])
     c = players[2]
     preview = client.post(url, grid_data(players, RESULTS, nm=[str(c.pk)])).content.decode()
     assert f'name="nm" value="{c.pk}" id="nm-{c.pk}" checked' in preview

@@ -172,7 +172,7 @@ def test_participants_tables_show_the_rating_at_the_tournaments_time(client, use
     assert "1900-10" in html and "2100" not in html
     TournamentEntry.objects.bulk_create([TournamentEntry(tournament=swiss, player=p) for p in five])
     client.post(_url("tournament-draft-discard", swiss))
-    html = client.get(_url("tournament-results", swiss)).content.decode()
+    html = client.get(_url("tournament-grid", swiss)).content.decode()
     assert "1900-10" in html and "2100-30" not in html
 
 

@@ -1,24 +1,18 @@
-"""Forms of result entry: the round-robin grid, the Swiss board formset, the paste boxes and the words for
-what ``ratings.formats.result_entry`` (codes, parsers, rounds) refuses. Every bad input ends as a message at
-its field or cell, never as an exception."""
+"""Forms of result entry: the round-robin grid, its paste box, the board results of the round screen and the
+words for what ``ratings.formats.result_entry`` (codes, parsers, rounds) refuses. Every bad input ends as a
+message at its field or cell, never as an exception."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any, cast
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.forms.utils import flatatt
-from django.forms.widgets import Input
-from django.utils.choices import BaseChoiceIterator
-from django.utils.html import conditional_escape, escape
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from ratings.formats import result_entry as entry
 from ratings.formats.berger import berger_rounds
-from ratings.formats.result_entry import BOARD_DISPLAY, GameSpec
+from ratings.formats.result_entry import GameSpec
 from ratings.models.player import Player
 
 # ---------------------------------------------------------------------------------------------------------
@@ -178,212 +172,6 @@ def round_robin_initial(players: list[Player], games) -> dict[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Swiss / rounds: one row per board
-
-
-@functools.lru_cache(maxsize=8)
-def _options_html(choices: tuple[tuple[object, str], ...]) -> str:
-    return "".join(f'<option value="{escape(value)}">{escape(label)}</option>' for value, label in choices)
-
-
-class ParticipantChoices(BaseChoiceIterator):
-    """The participants as choices, built once per formset and shared by every board row.
-
-    Django normalises a plain list on every assignment and checks a value by walking it: for a 300-player,
-    11-round Swiss (1,650 rows, two selects each) that took about 25 s of CPU per posted page."""
-
-    def __init__(self, players: list[Player]) -> None:
-        self.choices: list[tuple[object, str]] = [("", "—"), *((p.pk, str(p)) for p in players)]
-        self.values = {str(value) for value, _label in self.choices}
-
-    def __iter__(self):
-        return iter(self.choices)
-
-    @functools.cached_property
-    def html(self) -> str:
-        return _options_html(tuple((str(v), str(label)) for v, label in self.choices))
-
-
-class ParticipantField(forms.TypedChoiceField):
-    def valid_value(self, value) -> bool:
-        if isinstance(self.choices, ParticipantChoices):
-            return str(value) in self.choices.values
-        return super().valid_value(value)
-
-
-class ParticipantSelect(forms.Select):
-    """The board rows' player select, built as one string per page and marked per row.
-
-    A 300-player, 11-round Swiss shows 3,300 of these with 301 options each: Django's option-by-option
-    template rendering took about 110 s of CPU for that page, this a fraction of a second."""
-
-    def render(self, name, value, attrs=None, renderer=None):
-        final = self.build_attrs(self.attrs, attrs)
-        final["name"] = name
-        choices = self.choices
-        if isinstance(choices, ParticipantChoices):
-            options = choices.html
-        else:
-            options = _options_html(tuple((str(v), str(label)) for v, label in choices))
-        if value not in (None, ""):
-            plain = f'<option value="{escape(value)}">'
-            options = options.replace(plain, plain[:-1] + " selected>", 1)
-        # Every value and label above went through escape(); flatatt escapes the attributes.
-        return mark_safe(f"<select{flatatt(final)}>{options}</select>")  # noqa: S308
-
-
-class _StringInput(Input):
-    """An input rendered as Django's ``input.html`` renders it, without the template engine: a 300-player,
-    11-round Swiss shows 3,300 round and result inputs, and their template rendering was about a third of
-    the page's CPU time."""
-
-    def render(self, name, value, attrs=None, renderer=None):
-        value = self.format_value(value)
-        html = [f'<input type="{conditional_escape(self.input_type)}" name="{conditional_escape(name)}"']
-        if value is not None:
-            html.append(f' value="{conditional_escape(value)}"')
-        for key, val in self.build_attrs(self.attrs, attrs).items():
-            if val is True:
-                html.append(f" {conditional_escape(key)}")
-            elif val is not False:
-                html.append(f' {conditional_escape(key)}="{conditional_escape(val)}"')
-        # Every name and value above went through conditional_escape, as the template's autoescape does.
-        return mark_safe("".join(html) + ">")  # noqa: S308
-
-
-class BoardNumberInput(_StringInput, forms.NumberInput):
-    pass
-
-
-class BoardTextInput(_StringInput, forms.TextInput):
-    pass
-
-
-class BoardForm(forms.Form):
-    round = forms.IntegerField(
-        label=_("Runde"), min_value=1, max_value=99, required=False, widget=BoardNumberInput
-    )
-    white = ParticipantField(
-        label=_("Weiß"), coerce=int, required=False, empty_value=None, widget=ParticipantSelect
-    )
-    black = ParticipantField(
-        label=_("Schwarz"), coerce=int, required=False, empty_value=None, widget=ParticipantSelect
-    )
-    result = forms.CharField(label=_("Ergebnis"), max_length=8, required=False, widget=BoardTextInput)
-
-    def __init__(
-        self, *args, players: list[Player] | ParticipantChoices, rounds: int | None = None, **kwargs
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        choices = players if isinstance(players, ParticipantChoices) else ParticipantChoices(players)
-        for name in ("white", "black"):
-            field = cast(ParticipantField, self.fields[name])
-            field.choices = choices
-            field.error_messages["invalid_choice"] = _("Kein Teilnehmer dieses Turniers.")
-            field.widget.attrs.update({"class": "form-select form-select-sm js-result"})
-        self.fields["round"].widget.attrs.update(
-            {"class": "form-control form-control-sm js-result", "min": 1}
-        )
-        self.fields["result"].widget.attrs.update(
-            {"class": "form-control form-control-sm js-result board-result", "autocomplete": "off", "size": 5}
-        )
-        self.declared_rounds = rounds
-
-    def clean(self) -> dict[str, Any] | None:
-        super().clean()
-        data = self.cleaned_data  # what Form.clean returns
-        raw_result = (self.data.get(self.add_prefix("result")) or "").strip()
-        filled = [
-            bool(self.data.get(self.add_prefix(n), "").strip()) for n in ("round", "white", "black", "result")
-        ]
-        if not any(filled):
-            self.spec = None
-            return data
-        white, black, rnd = data.get("white"), data.get("black"), data.get("round")
-        if not filled[0]:
-            self.add_error("round", _("Runde fehlt."))
-        if not filled[1]:
-            self.add_error("white", _("Weiß fehlt."))
-        if white is not None and black is not None and white == black:
-            self.add_error("black", _("Ein Spieler kann nicht gegen sich selbst spielen."))
-        if rnd and self.declared_rounds and rnd > self.declared_rounds:
-            self.add_error(
-                "round",
-                _("Runde %(round)s, aber das Turnier hat nur %(declared)s Runden.")
-                % {"round": rnd, "declared": self.declared_rounds},
-            )
-        code = ""
-        if not raw_result:
-            self.add_error("result", _("Ergebnis fehlt."))
-        elif "black" not in self.errors:
-            try:
-                code = parse_board_result(raw_result, has_black=bool(self.data.get(self.add_prefix("black"))))
-            except ValidationError as exc:
-                self.add_error("result", exc)
-        self.spec = (
-            GameSpec(rnd, white, black, code)
-            if not self.errors and rnd and white is not None and code
-            else None
-        )
-        return data
-
-
-class BaseBoardFormSet(forms.BaseFormSet):
-    def __init__(self, *args, players: list[Player], rounds: int | None = None, **kwargs) -> None:
-        self.players = players
-        self.rounds = rounds
-        kwargs.setdefault("prefix", "b")
-        kwargs["form_kwargs"] = {"players": ParticipantChoices(players), "rounds": rounds}
-        super().__init__(*args, **kwargs)
-
-    def clean(self) -> None:
-        super().clean()
-        seen: dict[tuple[int, int], int] = {}
-        names = {p.pk: str(p) for p in self.players}
-        for index, form in enumerate(self.forms):
-            spec = getattr(form, "spec", None)
-            if spec is None:
-                continue
-            for field, pk in (("white", spec.white_id), ("black", spec.black_id)):
-                if pk is None:
-                    continue
-                first = seen.get((spec.round, pk))
-                if first is not None:
-                    form.add_error(
-                        field,
-                        _("%(name)s ist in Runde %(round)s schon eingetragen (Zeile %(row)s).")
-                        % {"name": names.get(pk, pk), "round": spec.round, "row": first + 1},
-                    )
-                    form.spec = None
-                else:
-                    seen[(spec.round, pk)] = index
-
-    def games(self) -> list[GameSpec]:
-        return entry.number_boards(f.spec for f in self.forms if getattr(f, "spec", None) is not None)
-
-
-# formset_factory is typed as returning the plain BaseFormSet: the cast keeps BaseBoardFormSet's signature.
-BoardFormSet = cast(
-    "type[BaseBoardFormSet]",
-    forms.formset_factory(
-        BoardForm, formset=BaseBoardFormSet, extra=0, max_num=2000, validate_max=True, absolute_max=2000
-    ),
-)
-
-
-def board_initial(games) -> list[dict]:
-    return [
-        {
-            "round": g.round,
-            "white": g.white_id,
-            "black": g.black_id or "",
-            "result": BOARD_DISPLAY.get(g.result, g.result),
-        }
-        for g in sorted(games, key=lambda g: (g.round, g.board or 0, g.pk or 0))
-    ]
-
-
-# ---------------------------------------------------------------------------------------------------------
 # Pasting a block of results
 
 
@@ -392,12 +180,3 @@ def parse_round_robin_block(text: str, players: list[Player]) -> tuple[dict[str,
     values, errors = entry.parse_grid_block(text, [p.pk for p in players])
     named = {RoundRobinForm.cell_name(row, col): value for (row, col), value in values.items()}
     return named, [message_text(e) for e in errors]
-
-
-def parse_board_block(text: str, players: list[Player]) -> tuple[list[dict], list[str]]:
-    """Pasted boards as posted board rows (round, white, black, result) and messages."""
-    rows, errors = entry.parse_board_block(text, [p.pk for p in players])
-    posted = [
-        {"round": r.round, "white": r.white_id, "black": r.black_id or "", "result": r.result} for r in rows
-    ]
-    return posted, [message_text(e) for e in errors]

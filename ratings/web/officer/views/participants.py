@@ -16,13 +16,17 @@ from django.views.decorators.http import require_http_methods
 from ratings import permissions
 from ratings.folding import search_key
 from ratings.models import Player, Tournament, TournamentDraft
+from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
 from ratings.selectors import officer as reads
 from ratings.selectors import search
 from ratings.selectors.participant_lines import players_from_lines
 from ratings.selectors.previews import rating_states_before
 from ratings.services import drafts as draft_service
+from ratings.web.officer.forms import NewPlayerForm
 from ratings.web.officer.presenters import participant_rows
+from ratings.web.officer.views.results_entry import mode_of
+from ratings.web.public.forms import SearchForm
 
 SEARCH_LIMIT = 15
 
@@ -45,7 +49,12 @@ def participants(request: HttpRequest, pk: int) -> HttpResponse:
     draft, saved = draft_selectors.draft_or_stored(tournament=tournament)
     errors: list[str] = []
     lines_text = ""
-    if request.method == "POST":
+    new_player_form = None
+    if request.method == "POST" and "new_player" in request.POST:
+        new_player_form = _new_player(request, tournament, draft)
+        if new_player_form is None:
+            return redirect("ratings:tournament-participants", tournament.pk)
+    elif request.method == "POST":
         ids, errors, lines_text = _apply(request, tournament, draft)
         if ids is not None and ids != draft.participants:
             try:
@@ -57,7 +66,7 @@ def participants(request: HttpRequest, pk: int) -> HttpResponse:
                 errors += exc.messages
         if not errors:
             return redirect("ratings:tournament-participants", tournament.pk)
-    query = (request.GET.get("q") or "").strip()
+    query = _query(request.POST if "q" in request.POST else request.GET)
     results = (
         search.players(query=query, limit=SEARCH_LIMIT, exclude=draft.participants) if len(query) >= 2 else []
     )
@@ -74,8 +83,68 @@ def participants(request: HttpRequest, pk: int) -> HttpResponse:
         "query": query,
         "results": results,
         "clubs": _clubs(request, tournament),
+        "round_robin": mode_of(tournament) == TournamentMode.ROUND_ROBIN,
+        "new_player_form": new_player_form or _blank_new_player(request, query),
+        "show_new_player": new_player_form is not None or (len(query) >= 2 and not results),
     }
     return render(request, "ratings/officer/participants.html", context)
+
+
+@permissions.officer_required
+def player_search(request: HttpRequest) -> HttpResponse:
+    """Autocomplete (HTMX) of the participants' search: "Hinzufügen" buttons, or "nicht gefunden – neu
+    anlegen" with the name filled in. ``p``: the participants already in (left out of the hits)."""
+    exclude = [int(v) for v in request.GET.getlist("p") if v.isascii() and v.isdecimal() and len(v) <= 18]
+    query = _query(request.GET)
+    results = search.players(query=query, limit=SEARCH_LIMIT, exclude=exclude) if len(query) >= 2 else []
+    context = {
+        "query": query,
+        "results": results,
+        "new_player_form": _blank_new_player(request, query),
+        "show_new_player": len(query) >= 2 and not results,
+    }
+    return render(request, "ratings/officer/participants.html#search-results", context)
+
+
+def _query(data) -> str:
+    """The search text, through the public search form's field: it refuses NUL bytes (PostgreSQL cannot
+    compare them) and overlong text."""
+    form = SearchForm(data)
+    return form.cleaned_data["q"].strip() if form.is_valid() else ""
+
+
+def _blank_new_player(request: HttpRequest, query: str) -> NewPlayerForm:
+    """The new-player form, with the name searched for ("Name, Vorname" or one name) filled in."""
+    surname, _sep, first_name = query.partition(",")
+    initial = (
+        {}
+        if any(c.isdigit() for c in query)
+        else {"surname": surname.strip(), "first_name": first_name.strip()}
+    )
+    return NewPlayerForm(initial=initial, clubs=permissions.manageable_clubs(request.user))
+
+
+def _new_player(request: HttpRequest, tournament: Tournament, draft: TournamentDraft) -> NewPlayerForm | None:
+    """Create the player and add him to the draft at once; the form with its errors if it is refused."""
+    form = NewPlayerForm(request.POST, clubs=permissions.manageable_clubs(request.user))
+    if not form.is_valid():
+        return form
+    fields = {k: v for k, v in form.cleaned_data.items() if k != "confirm_duplicate"}
+    fields["member_number"] = fields["member_number"] or None
+    try:
+        player, saved = draft_service.draft_player_create(
+            tournament=tournament, draft=draft, user=request.user, player=fields
+        )
+    except ValidationError as exc:
+        for message in exc.messages:
+            form.add_error(None, message)
+        return form
+    messages.success(
+        request,
+        _("Spieler „%(name)s“ angelegt und als Nr. %(no)s in den Entwurf aufgenommen.")
+        % {"name": player.name, "no": len(saved.participants)},
+    )
+    return None
 
 
 def _apply(request: HttpRequest, tournament: Tournament, draft: TournamentDraft):
@@ -86,7 +155,9 @@ def _apply(request: HttpRequest, tournament: Tournament, draft: TournamentDraft)
         return _pasted(request, ids, data["lines"])
     if "add" in data:
         pk = _int(data["add"])
-        if pk is not None and pk not in ids and reads.player_exists(pk=pk):
+        if pk is not None and pk in ids:
+            _already_in(request, ids, [pk])
+        elif pk is not None and reads.player_exists(pk=pk):
             return [*ids, pk], [], ""
         return None, [], ""
     if "club" in data:
@@ -106,7 +177,8 @@ def _apply(request: HttpRequest, tournament: Tournament, draft: TournamentDraft)
 def _pasted(request: HttpRequest, ids: list[int], text: str):
     """Players found in the pasted lines appended; the lines not found are shown again."""
     found, errors = players_from_lines(text)
-    added = [p.pk for p in found if p.pk not in ids]
+    added = list(dict.fromkeys(p.pk for p in found if p.pk not in ids))
+    _already_in(request, ids, [p.pk for p in found if p.pk in ids])
     if added:
         messages.success(
             request,
@@ -115,6 +187,23 @@ def _pasted(request: HttpRequest, ids: list[int], text: str):
         )
     failed = "\n".join(line for line in text.splitlines() if line.strip() and not _names_any(line, found))
     return ids + added, errors, failed if errors else ""
+
+
+def _already_in(request: HttpRequest, ids: list[int], pks: list[int]) -> None:
+    """Say who was asked for again although he is a participant already, by name and start number."""
+    pks = list(dict.fromkeys(pks))
+    if not pks:
+        return
+    players = reads.players_by_pk(pks=pks)
+    names = ", ".join(
+        _("%(name)s (Nr. %(no)s)") % {"name": players[pk].name, "no": ids.index(pk) + 1}
+        for pk in pks
+        if pk in players
+    )
+    messages.info(
+        request,
+        _("Schon Teilnehmer, nicht doppelt aufgenommen: %(names)s.") % {"names": names},
+    )
 
 
 def _club_added(request: HttpRequest, tournament: Tournament, ids: list[int], raw: str):

@@ -1,28 +1,35 @@
-"""Officer page "Ergebnisse": participants, the round-robin grid or the Swiss boards, paste boxes, the player
-search and the live preview; saving goes through ``tournament_save``."""
+"""The round robin's "Kreuztabelle" tab of the draft: the draft's participants (added on the "Teilnehmer" tab)
+in the grid, the paste box and the live preview; "Speichern und auswerten" saves through
+``tournament_save_results`` and drops the draft. A Swiss is entered round by round (``rounds.py``). The old
+"Ergebnisse" URL redirects to the tab a tournament is at (``results_moved``, ``tournament_entry``)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ratings import permissions, services
+from ratings.formats.result_entry import number_boards
+from ratings.models.officer import TournamentMode
 from ratings.models.player import Player
 from ratings.models.tournament import Game, TournamentEntry
+from ratings.selectors import drafts as draft_selectors
 from ratings.selectors import officer_results as reads
-from ratings.selectors import plausibility, search
-from ratings.selectors.drafts import has_draft
+from ratings.selectors import plausibility
 from ratings.selectors.previews import preview_tournament, rating_states_before
+from ratings.services import drafts as draft_service
 from ratings.tournament_checks import TournamentConflict, TournamentGone
-from ratings.web.officer.forms import NewPlayerForm, parse_participants
+from ratings.web.officer.forms import parse_participants
 from ratings.web.officer.presenters import grid_rows
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
-from ratings.web.officer.views.results_entry import Entry, entry_from_db, entry_from_post, mode_of
-from ratings.web.officer.views.results_paste import apply_actions, paste
+from ratings.web.officer.views.results_entry import Entry, entry_from_draft, entry_from_post, mode_of
+from ratings.web.officer.views.results_paste import paste
 from ratings.web.officer.views.tournaments import (
     _trail,
     conflict_context,
@@ -32,15 +39,6 @@ from ratings.web.officer.views.tournaments import (
     tournament_gone,
     tournament_public_url,
 )
-from ratings.web.public.forms import SearchForm
-
-SEARCH_LIMIT = 15
-
-
-def _search(query: str, exclude: list[int]) -> list[Player]:
-    if len((query or "").strip()) < 2:
-        return []
-    return search.players(query=query, limit=SEARCH_LIMIT, exclude=exclude)
 
 
 def _clubs_of(players: list[Player]) -> dict[int, str]:
@@ -71,7 +69,6 @@ def _render_results(
             context.update(_preview_context(entry))
         except TournamentGone:  # deleted while the page was read
             return tournament_gone(request)
-    context.setdefault("new_player_form", NewPlayerForm(clubs=permissions.manageable_clubs(request.user)))
     _ratings_then(entry)
     context.update(
         {
@@ -81,7 +78,7 @@ def _render_results(
             "grid_rows": grid_rows(entry) if entry.is_round_robin else None,
             "public_url": tournament_public_url(entry.tournament.pk),
             "trail": _trail(entry.tournament.pk),
-            "has_draft": has_draft(tournament_id=entry.tournament.pk),
+            "is_round_robin": True,
         }
     )
     return render(request, "ratings/officer/results.html", context, status=status)
@@ -100,26 +97,54 @@ def _preview_context(entry: Entry) -> dict:
     return {"preview": preview, "preview_errors": []}
 
 
+def results_moved(request: HttpRequest, pk: int) -> HttpResponse:
+    """The old "Ergebnisse" page: gone, its URL moved for good to the draft. A search (``q``) to the
+    participants' search, everything else to the entry (which opens the tab the tournament is at)."""
+    query = (request.GET.get("q") or "").strip()
+    if query:
+        url = reverse("ratings:tournament-participants", args=[pk]) + "?" + urlencode({"q": query[:100]})
+    else:
+        url = reverse("ratings:tournament-entry", args=[pk])
+    return HttpResponsePermanentRedirect(url)
+
+
 @login_required
-@require_http_methods(["GET", "POST"])
-def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """Where entering a tournament continues: the participants while there are none, then the rounds of a
+    Swiss or the grid of a round robin (the dashboard's and the tournament page's links)."""
     tournament = editable_tournament(request, pk)
     if tournament is None:
         return tournament_gone(request)
+    draft, _saved = draft_selectors.draft_or_stored(tournament=tournament)
+    if not draft.participants:
+        return redirect("ratings:tournament-participants", tournament.pk)
+    if mode_of(tournament) == TournamentMode.ROUND_ROBIN:
+        return redirect("ratings:tournament-grid", tournament.pk)
+    return redirect("ratings:tournament-rounds", tournament.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_grid(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = editable_tournament(request, pk)
+    if tournament is None:
+        return tournament_gone(request)
+    if mode_of(tournament) != TournamentMode.ROUND_ROBIN:  # a Swiss: round by round
+        return redirect("ratings:tournament-rounds", tournament.pk)
     if request.method == "GET":
-        entry = entry_from_db(tournament)
-        return _render_results(request, entry, {"version": tournament.version}, preview=bool(entry.players))
+        entry, shown, saved = entry_from_draft(tournament)
+        stored: dict = {"version": tournament.version, "draft_saved": saved, "draft": shown}
+        return _render_results(request, entry, stored, preview=bool(entry.players))
     data = request.POST.copy()
-    context: dict = {"version": posted_version(data)}
-    apply_actions(request, data, context)
+    draft = draft_selectors.saved_draft(tournament_id=pk)
+    context: dict = {"version": posted_version(data), "draft_saved": draft is not None, "draft": draft}
     if "do_paste" in data:
         players, _errors = parse_participants(data.getlist("p"))
-        context["paste_errors"] = paste(players, mode_of(tournament), data)
+        context["paste_errors"] = paste(players, data)
     entry = entry_from_post(tournament, data)
-    context["search_query"] = data.get("q", "")
-    context["search_results"] = _search(data.get("q", ""), [p.pk for p in entry.players])
-    context["searched"] = bool((data.get("q") or "").strip())
-    if "save" not in data:
+    if "keep" in data and entry.is_valid():
+        return _keep(request, entry, context)
+    if "save" not in data and "keep" not in data:
         return _render_results(request, entry, context, preview=True)
     if not entry.is_valid():
         context["save_errors"] = [_("Nicht gespeichert: bitte die markierten Fehler beheben.")]
@@ -127,8 +152,31 @@ def tournament_results(request: HttpRequest, pk: int) -> HttpResponse:
     return _save(request, entry, data, context)
 
 
+def _keep(request: HttpRequest, entry: Entry, context: dict) -> HttpResponse:
+    """ "Als Entwurf speichern": the participants and the grid's games into the draft, not evaluated."""
+    games = [
+        {"round": g.round, "board": g.board, "white": g.white_id, "black": g.black_id, "result": g.result}
+        for g in number_boards(entry.games())
+    ]
+    try:
+        draft_service.draft_save(
+            tournament=entry.tournament,
+            participants=[p.pk for p in entry.players],
+            games=games,
+            user=request.user,
+        )
+    except ValidationError as exc:
+        context["save_errors"] = exc.messages
+        return _render_results(request, entry, context, preview=True)
+    messages.success(
+        request, _("Als Entwurf gespeichert; ausgewertet wird erst mit „Speichern und auswerten“.")
+    )
+    return redirect("ratings:tournament-grid", entry.tournament.pk)
+
+
 def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) -> HttpResponse:
-    """Save the valid entry (``tournament_save_results``): to the report, or back to the page with why not."""
+    """Save the valid entry and drop the draft (``draft_results_save``): to the report, or back to the page
+    with why not."""
     tournament = entry.tournament
     games = [
         Game(round=g.round, board=g.board, white_id=g.white_id, black_id=g.black_id, result=g.result)
@@ -143,7 +191,7 @@ def _save(request: HttpRequest, entry: Entry, data: QueryDict, context: dict) ->
         context.update(warnings_context(warnings))
         return _render_results(request, entry, context, preview=True)
     try:
-        report = services.tournament_save_results(
+        report = draft_service.draft_results_save(
             tournament=tournament,
             entries=entries,
             games=games,
@@ -175,18 +223,3 @@ def tournament_preview(request: HttpRequest, pk: int) -> HttpResponse:
     except TournamentGone:
         return tournament_gone(request)
     return render(request, "ratings/officer/results.html#preview", context)
-
-
-@permissions.officer_required
-def player_search(request: HttpRequest) -> HttpResponse:
-    """Autocomplete (HTMX): suggestion buttons that add a player to the results form."""
-    exclude = [int(v) for v in request.GET.getlist("p") if v.isascii() and v.isdecimal() and len(v) <= 18]
-    # The public search form's field: it refuses NUL bytes (PostgreSQL cannot compare them) and overlong text.
-    form = SearchForm(request.GET)
-    query = form.cleaned_data["q"] if form.is_valid() else ""
-    players = _search(query, exclude)
-    return render(
-        request,
-        "ratings/officer/results.html#search-results",
-        {"search_results": players, "clubs": _clubs_of(players), "searched": len(query.strip()) >= 2},
-    )

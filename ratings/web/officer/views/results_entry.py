@@ -1,42 +1,32 @@
-"""The state of the "Ergebnisse" page: participants and the grid or board forms, bound to the stored
-tournament (GET) or the posted data; the entry mode, stored or inferred from the games."""
+"""The state of the round robin's "Kreuztabelle" tab: the draft's participants and the grid, bound to the
+draft or the stored tournament (GET) or the posted data; the entry mode, stored or inferred from the games."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from django.http import QueryDict
-from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ratings.formats import result_entry
+from ratings.models.draft import TournamentDraft
 from ratings.models.officer import TournamentMode
 from ratings.models.player import Player
 from ratings.models.tournament import Tournament
+from ratings.selectors import drafts as draft_selectors
 from ratings.selectors import officer_results as reads
-from ratings.web.officer.forms import (
-    BaseBoardFormSet,
-    BoardFormSet,
-    GameSpec,
-    RoundRobinForm,
-    board_initial,
-    parse_participants,
-    round_robin_initial,
-)
-
-SWISS_BLANK_ROWS = 4
+from ratings.web.officer.forms import GameSpec, RoundRobinForm, parse_participants
 
 
 @dataclass
 class Entry:
-    """The results page's state, built from the stored tournament (GET) or the posted data."""
+    """The grid page's state, built from the draft (GET) or the posted data."""
 
     tournament: Tournament
     mode: str
     players: list[Player]
     participant_errors: list[str] = field(default_factory=list)
     grid: RoundRobinForm | None = None
-    boards: BaseBoardFormSet | None = None
     paste_errors: list[str] = field(default_factory=list)
     # Participants who are not members of a DSB club (WO 3.4.3): counted, but no DWZ, no Restpartien.
     non_members: set[int] = field(default_factory=set)
@@ -47,45 +37,27 @@ class Entry:
 
     @property
     def grid_form(self) -> RoundRobinForm:
-        """The grid of a round robin (``entry_from_db`` and ``entry_from_post`` set it)."""
-        assert self.grid is not None, "a round robin's Entry has its grid"
+        """The grid (``entry_from_draft`` and ``entry_from_post`` set it)."""
+        assert self.grid is not None, "an Entry has its grid"
         return self.grid
 
-    @property
-    def board_formset(self) -> BaseBoardFormSet:
-        """The board rows of a Swiss (``entry_from_db`` and ``entry_from_post`` set them)."""
-        assert self.boards is not None, "a Swiss Entry has its board rows"
-        return self.boards
-
     def is_valid(self) -> bool:
-        form = self.grid_form if self.is_round_robin else self.board_formset
-        ok = form.is_valid()  # always validate: the errors appear at the cells
+        ok = self.grid_form.is_valid()  # always validate: the errors appear at the cells
         return ok and not self.participant_errors and bool(self.players)
 
     def games(self) -> list[GameSpec]:
-        return self.grid_form.games() if self.is_round_robin else self.board_formset.games()
+        return self.grid_form.games()
 
     def error_list(self) -> list[str]:
         """All messages in reading order, for the preview panel."""
         out = list(self.participant_errors)
-        if self.is_round_robin:
-            grid = self.grid_form
-            out += [str(e) for e in grid.non_field_errors()]
-            for name, errors in grid.errors.items():
-                if name == "__all__":
-                    continue
-                label = grid.fields[name].label if name in grid.fields else name
-                out += [f"{label}: {e}" for e in errors]
-        else:
-            boards = self.board_formset
-            out += [str(e) for e in boards.non_form_errors()]
-            for i, form in enumerate(boards.forms, start=1):
-                for name, errors in form.errors.items():
-                    label = form.fields[name].label if name in form.fields else ""
-                    out += [
-                        _("Zeile %(row)s, %(field)s: %(error)s") % {"row": i, "field": label, "error": e}
-                        for e in errors
-                    ]
+        grid = self.grid_form
+        out += [str(e) for e in grid.non_field_errors()]
+        for name, errors in grid.errors.items():
+            if name == "__all__":
+                continue
+            label = grid.fields[name].label if name in grid.fields else name
+            out += [f"{label}: {e}" for e in errors]
         return out
 
 
@@ -104,9 +76,9 @@ def mode_of(tournament: Tournament) -> str:
     return TournamentMode.ROUND_ROBIN if rr else TournamentMode.SWISS
 
 
-def _grid_refusal(tournament: Tournament) -> list[str]:
-    """A message when the grid would lose stored games on saving (saving is refused then)."""
-    count = result_entry.unrepresentable_count(reads.stored_games(tournament=tournament))
+def _grid_refusal(games: list[tuple[int, int | None, str]]) -> list[str]:
+    """A message when the grid would lose games on saving (saving is refused then)."""
+    count = result_entry.unrepresentable_count(games)
     if not count:
         return []
     return [
@@ -123,27 +95,27 @@ def _grid_refusal(tournament: Tournament) -> list[str]:
     ]
 
 
-def _grid(tournament: Tournament, data: QueryDict, players: list[Player]) -> RoundRobinForm:
-    return RoundRobinForm(
-        data, players=players, rounds=tournament.rounds, existing=reads.pairing_rounds(tournament=tournament)
-    )
+def _grid(tournament: Tournament, data: QueryDict, players: list[Player], existing=None) -> RoundRobinForm:
+    if existing is None:
+        existing = reads.pairing_rounds(tournament=tournament)
+    return RoundRobinForm(data, players=players, rounds=tournament.rounds, existing=existing)
 
 
-def entry_from_db(tournament: Tournament) -> Entry:
-    entries = reads.entries(tournament=tournament)
-    players = [e.player for e in entries]
-    games = reads.games(tournament=tournament)
+def entry_from_draft(tournament: Tournament) -> tuple[Entry, TournamentDraft, bool]:
+    """The grid of the tournament's draft (else of its stored state), the draft, and whether it is saved. The
+    participants are the draft's (the "Teilnehmer" tab adds and orders them); "Nichtmitglied" is stored."""
+    draft, saved = draft_selectors.draft_or_stored(tournament=tournament)
+    players = draft_selectors.participants(draft=draft)
+    games = [(g["white"], g["black"], g["result"]) for g in draft.games if g["result"]]
     entry = Entry(tournament, mode_of(tournament), players)
-    entry.non_members = {e.player_id for e in entries if not e.member}
-    if entry.is_round_robin:
-        entry.participant_errors += _grid_refusal(tournament)
-        data = QueryDict(mutable=True)
-        data.update(round_robin_initial(players, games))
-        entry.grid = _grid(tournament, data, players)
-    else:
-        initial = board_initial(games) + [{}] * SWISS_BLANK_ROWS
-        entry.boards = BoardFormSet(initial=initial, players=players, rounds=tournament.rounds)
-    return entry
+    entry.non_members = {e.player_id for e in reads.entries(tournament=tournament) if not e.member}
+    entry.participant_errors += _grid_refusal(games)
+    data = QueryDict(mutable=True)
+    cells = result_entry.grid_cells(games)
+    data.update({RoundRobinForm.cell_name(row, col): value for (row, col), value in cells.items()})
+    existing = {(g["white"], g["black"]): g["round"] for g in draft.games if g["black"] is not None}
+    entry.grid = _grid(tournament, data, players, existing)
+    return entry, draft, saved
 
 
 def entry_from_post(tournament: Tournament, data: QueryDict) -> Entry:
@@ -151,12 +123,6 @@ def entry_from_post(tournament: Tournament, data: QueryDict) -> Entry:
     entry = Entry(tournament, mode_of(tournament), players, errors)
     ticked = set(data.getlist("nm"))
     entry.non_members = {p.pk for p in players if str(p.pk) in ticked}
-    if entry.is_round_robin:
-        entry.participant_errors += _grid_refusal(tournament)
-        entry.grid = _grid(tournament, data, players)
-    else:
-        if "b-TOTAL_FORMS" not in data:
-            data["b-TOTAL_FORMS"] = "0"
-            data["b-INITIAL_FORMS"] = "0"
-        entry.boards = BoardFormSet(data, players=players, rounds=tournament.rounds)
+    entry.participant_errors += _grid_refusal(reads.stored_games(tournament=tournament))
+    entry.grid = _grid(tournament, data, players)
     return entry

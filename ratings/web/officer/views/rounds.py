@@ -27,14 +27,42 @@ from ratings.formats.pairing_input import (
 from ratings.models import Tournament, TournamentDraft
 from ratings.models.officer import TournamentMode
 from ratings.selectors import drafts as draft_selectors
+from ratings.selectors.officer_results import entry_mode
 from ratings.selectors.previews import preview_tournament, rating_states_before
 from ratings.services import drafts as draft_service
 from ratings.tournament_checks import TournamentConflict, TournamentGone
 from ratings.web.officer.forms import BOARD_DISPLAY, GameSpec, parse_board_result
 from ratings.web.officer.views.plausibility import confirmed, warnings_context
-from ratings.web.officer.views.tournaments import editable_tournament, results_saved, tournament_gone
+from ratings.web.officer.views.tournaments import _trail, editable_tournament, results_saved, tournament_gone
 
 ROUNDS_WITHOUT_HEAD = 9  # rounds offered when the head names none
+OVERWRITES_KEY = "draft-overwrites"  # session: results just replaced, shown once beside the board input
+
+
+def _overwrites(before: list[dict], after: list[dict], round_no: int) -> list[dict]:
+    """The boards of ``round_no`` whose stored result the last input replaced by another one."""
+    old = {(g["white"], g["black"]): g["result"] for g in before if g["round"] == round_no}
+    return [
+        {"round": round_no, "board": g["board"], "old": old[key], "new": g["result"]}
+        for g in after
+        if g["round"] == round_no
+        and (key := (g["white"], g["black"])) in old
+        and old[key]
+        and old[key] != g["result"]
+    ]
+
+
+def _undo(games: list[dict], data, round_no: int) -> tuple[list[dict] | None, list[str]]:
+    """The draft with one replaced result put back, if the board still shows the replacing one."""
+    board, old, new = (data.get(k, "") for k in ("undo", "undo_old", "undo_new"))
+    for g in games:
+        if g["round"] == round_no and str(g["board"]) == board:
+            if g["result"] != new or old not in BOARD_DISPLAY:
+                break
+            return [dict(h, result=old) if h is g else h for h in games], []
+    return None, [
+        _("Nichts rückgängig gemacht: Brett %(board)s wurde inzwischen geändert.") % {"board": board}
+    ]
 
 
 def _error_text(exc: PairingInputError) -> str:
@@ -105,7 +133,10 @@ def round_entry(request: HttpRequest, pk: int, round_no: int) -> HttpResponse:
     errors: list[str] = []
     typed = {"line": "", "paste": ""}
     if request.method == "POST":
-        games, errors, typed = _apply(request.POST, draft, round_no)
+        if "undo" in request.POST:
+            games, errors = _undo(draft.games, request.POST, round_no)
+        else:
+            games, errors, typed = _apply(request.POST, draft, round_no)
         if games is not None and not errors:
             try:
                 draft_service.draft_save(
@@ -114,16 +145,51 @@ def round_entry(request: HttpRequest, pk: int, round_no: int) -> HttpResponse:
             except ValidationError as exc:
                 errors = exc.messages
             else:
-                done = not unpaired(games, round_no=round_no, participants=draft.participants)
-                next_round = (
-                    round_no + 1 if done and "remove" not in request.POST and round_no < rounds else round_no
-                )
-                return redirect(_round_url(tournament, next_round))
+                return _after_save(request, tournament, draft, games, round_no, rounds)
+    notices = request.session.pop(OVERWRITES_KEY, None) if request.method == "GET" else None
     try:
         context = _context(tournament, draft, saved, round_no, rounds, errors, typed)
     except TournamentGone:  # deleted while the page was read (the preview)
         return tournament_gone(request)
+    context["overwrites"] = _overwrite_rows(notices, tournament, round_no)
     return render(request, "ratings/officer/rounds.html", context)
+
+
+def _after_save(
+    request: HttpRequest,
+    tournament: Tournament,
+    draft: TournamentDraft,
+    games: list[dict],
+    round_no: int,
+    rounds: int,
+) -> HttpResponse:
+    """Back to the round (a replaced result is said there, with its undo), or on to the next when the
+    round is complete."""
+    if "undo" in request.POST:
+        changed = [dict(n, undone=True) for n in _overwrites(draft.games, games, round_no)]
+    else:
+        changed = _overwrites(draft.games, games, round_no)
+    if changed:
+        request.session[OVERWRITES_KEY] = {"tournament": tournament.pk, "boards": changed}
+        return redirect(_round_url(tournament, round_no))
+    done = not unpaired(games, round_no=round_no, participants=draft.participants)
+    stay = "remove" in request.POST or "undo" in request.POST or not done or round_no >= rounds
+    return redirect(_round_url(tournament, round_no if stay else round_no + 1))
+
+
+def _overwrite_rows(notices, tournament: Tournament, round_no: int) -> list[dict]:
+    """The session's replaced results of this round, displayed (``1-0 → 0-1``)."""
+    if not notices or notices.get("tournament") != tournament.pk:
+        return []
+    return [
+        {
+            **n,
+            "old_display": BOARD_DISPLAY.get(n["old"], n["old"]),
+            "new_display": BOARD_DISPLAY.get(n["new"], n["new"]),
+        }
+        for n in notices.get("boards", [])
+        if n.get("round") == round_no
+    ]
 
 
 def _apply(data, draft: TournamentDraft, round_no: int) -> tuple[list[dict] | None, list[str], dict]:
@@ -205,6 +271,7 @@ def _context(tournament, draft, saved, round_no, rounds, errors, typed) -> dict:
         "errors": errors,
         "typed": typed,
         "next_round": round_no + 1 if round_no < rounds else None,
+        "trail": _trail(tournament.pk),
         **_preview(tournament, draft, players),
     }
 
@@ -240,7 +307,11 @@ def draft_publish(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "ratings/officer/publish_confirm.html", context)
     try:
         report = draft_service.draft_publish(
-            tournament=tournament, draft=draft, user=request.user, mode=TournamentMode.SWISS
+            tournament=tournament,
+            draft=draft,
+            user=request.user,
+            mode=entry_mode(tournament=tournament)
+            or TournamentMode.SWISS,  # the grid's draft stays a round robin
         )
     except ValidationError as exc:
         for message in exc.messages:
@@ -255,7 +326,7 @@ def draft_publish(request: HttpRequest, pk: int) -> HttpResponse:
             request,
             _(
                 "Nicht ausgewertet: das Turnier wurde seit Beginn dieses Entwurfs anderweitig gespeichert "
-                "(siehe Änderungsverlauf unter „Tabelle“). Ihr Entwurf ist erhalten. Ein weiteres „Speichern "
+                "(siehe Änderungsprotokoll unten). Ihr Entwurf ist erhalten. Ein weiteres „Speichern "
                 "und auswerten“ ersetzt den anderen Stand durch den Entwurf; „Entwurf verwerfen“ behält ihn."
             ),
         )

@@ -21,7 +21,6 @@ from django.views.decorators.http import require_http_methods
 
 from ratings import permissions, services
 from ratings.models.audit import AuditAction
-from ratings.models.officer import TournamentMode
 from ratings.models.tournament import Tournament
 from ratings.recalculation import RecalculationReport
 from ratings.selectors import audit as audit_selectors
@@ -197,9 +196,8 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
                 _("Turnier „%(name)s“ angelegt. Jetzt Teilnehmer und Ergebnisse eintragen.")
                 % {"name": tournament.name},
             )
-            if form.cleaned_data["mode"] == TournamentMode.SWISS:  # participants first, then round by round
-                return redirect("ratings:tournament-participants", tournament.pk)
-            return redirect("ratings:tournament-results", tournament.pk)
+            # participants first (search, paste, new players), then the rounds or the grid
+            return redirect("ratings:tournament-participants", tournament.pk)
     return render(request, "ratings/officer/tournament_form.html", {"form": form, "tournament": None})
 
 
