@@ -39,6 +39,9 @@ def test_division_page_fits(live_server, page, width):
     page.locator("#runde-1 h3 a").click()
     expect(page.locator(".match-boards").first).to_be_visible()
     assert page.evaluate(REACHABLE, ".match-boards"), (width, "boards")
+    # The result is what a player opens the report for: in view on a phone without scrolling the box.
+    result = page.locator(".match-boards thead th").last.bounding_box()
+    assert result is not None and result["x"] + result["width"] <= width, (width, result)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.locator(".match-boards a").first.click()
     expect(page.locator("#league-board-record")).to_contain_text("SK Alpha 1")
