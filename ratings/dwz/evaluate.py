@@ -430,8 +430,10 @@ def _rated_results(f: _Field, state: _State, rated: Iterable[int]) -> dict[int, 
         dwz_new = (2 * num + den) // (2 * den) if num >= 0 else -((den - 2 * num) // (2 * den))
         if floor is not None and dwz_new < floor:
             dwz_new = floor
+        total = sum(opponents)  # the level: rhu(total / n), inline
         out[i] = PlayerResult(
-            p.id, _RATED, r0, index_old, n, points, expected, term[0], rhu_div(sum(opponents), n),
+            p.id, _RATED, r0, index_old, n, points, expected, term[0],
+            (2 * total + n) // (2 * n) if total >= 0 else -((n - 2 * total) // (2 * n)),
             perf.get(i), dwz_new, index_new, (), takeover[i], entry[i],
         )  # fmt: skip
     return out
