@@ -165,9 +165,10 @@ def test_the_edge_fields_reach_their_edges() -> None:
     data=st.data(),
 )
 def test_cached_terms_give_the_rule_functions_rn(r0: int, age: AgeClass, index: int, n: int, data) -> None:
-    """``evaluate._Terms``: the coefficient and Rn from the cached integer terms are ``classic_e`` /
-    ``classic_rating`` and ``wo2026_k`` / ``wo2026_rating`` for any W and We (both cache entries of a key
-    are filled first, so a key that mixed up two cases would fail here)."""
+    """``evaluate._Terms``: the coefficient and Rn = rhu(R0 + mult (W - We) / (add + per_game n)) from its
+    integer terms (the formula ``_rated_results`` computes inline) are ``classic_e`` / ``classic_rating`` and
+    ``wo2026_k`` / ``wo2026_rating`` for any W and We, and capping the index first changes nothing. The
+    cache key itself is held by the property on whole fields above."""
     points = 500 * data.draw(st.integers(0, 2 * n))
     expected = data.draw(st.integers(0, 1000 * n))
     for edition in (CLASSIC, WO2026):
