@@ -447,7 +447,7 @@ class _Terms:
     """One edition's follow-up rating as integers: Rn = rhu(R0 + mult (W - We) / (add + per_game n)), then at
     least ``floor``. Classic (spec §4): mult = 800, add = 1000 E, per_game = 1000, no floor; wo2026 (spec §5):
     mult = K in tenths, add = 10,000, per_game = 0, floor 1100. ``development.classic_rating`` and
-    ``wo2026_rating`` are the same formulas written out (tests/dwz/test_rules.py holds them equal).
+    ``wo2026_rating`` are the same formulas written out (tests/dwz/test_fast_path.py holds them equal).
 
     ``cache`` maps an integer key of (R0, age class, index capped to ``low..high``, W >= We) to (E or K as
     printed, mult, add): E / K depend on nothing else.
