@@ -22,15 +22,13 @@ from .development import (
     AgeClass,
     age_class,
     classic_e,
-    classic_rating,
     wo2026_k,
-    wo2026_rating,
 )
 from .editions import Edition, WeRounding, edition_for
 from .expectation import expected_sum, unrounded_expected_sum
 from .first_rating import IterationPlayer, iterate, map_first_rating, qualifies, restpartie_valid, start_value
 from .performance import level
-from .rounding import clamp, rhu_div
+from .rounding import rhu_div
 from .search import (
     F_MASK,
     F_SHIFT,
@@ -381,8 +379,12 @@ def _rated_results(f: _Field, state: _State, rated: Iterable[int]) -> dict[int, 
     out: dict[int, PlayerResult] = {}
     players, common, edition, c_w, takeover = f.t.players, f.common, f.edition, f.c_w, f.takeover
     ratings, at_r0, perf, entry, r0s = state.ratings, state.at_r0, state.perf, state.entry, f.r0
-    year, exact, cache = f.t.end_date.year, edition.we_rounding is WeRounding.SUM, _coefficients(edition)
-    ages: dict[int | None, AgeClass] = {}  # by birth year
+    year, exact = f.t.end_date.year, edition.we_rounding is WeRounding.SUM
+    terms = _terms(edition)
+    cache, low, high, stride, per_game, floor = (
+        terms.cache, terms.low, terms.high, terms.high + 1, terms.per_game, terms.floor,
+    )  # fmt: skip
+    ages: dict[int | None, int] = {}  # age class codes by birth year
     for i in rated:
         r0, p = r0s[i], players[i]
         if takeover[i]:
@@ -411,61 +413,89 @@ def _rated_results(f: _Field, state: _State, rated: Iterable[int]) -> dict[int, 
             expected = (packed >> F_SHIFT) & F_MASK  # search.rounded_at, inline
         age = ages.get(birth := p.birth_year)
         if age is None:
-            age = ages[birth] = age_class(None if birth is None else year - birth, common)
-        coefficient, dwz_new = _follow_up(edition, cache, r0, age, index_used, n, points, expected)
+            age = ages[birth] = _AGE_CODE[age_class(None if birth is None else year - birth, common)]
+        # E / K depend on the index only through its capped value and on W and We only through W >= We
+        # (clamp inline: two-argument min / max and even a call cost more than the rest here on 3.11).
+        if index_used < low:
+            index_used = low
+        elif index_used > high:
+            index_used = high
+        key = ((r0 * stride + index_used) * 3 + age) * 2 + (points >= expected)
+        term = cache.get(key)
+        if term is None:
+            term = cache[key] = terms.compute(r0, _AGES[age], index_used, points, expected)
+        # Rn = rhu(R0 + mult (W - We) / den), half up as ``rounding.rhu_div`` (den > 0).
+        den = term[2] + per_game * n
+        num = r0 * den + term[1] * (points - expected)
+        dwz_new = (2 * num + den) // (2 * den) if num >= 0 else -((den - 2 * num) // (2 * den))
+        if floor is not None and dwz_new < floor:
+            dwz_new = floor
+        total = sum(opponents)  # the level: rhu(total / n), inline
         out[i] = PlayerResult(
-            p.id, _RATED, r0, index_old, n, points, expected, coefficient, rhu_div(sum(opponents), n),
+            p.id, _RATED, r0, index_old, n, points, expected, term[0],
+            (2 * total + n) // (2 * n) if total >= 0 else -((n - 2 * total) // (2 * n)),
             perf.get(i), dwz_new, index_new, (), takeover[i], entry[i],
         )  # fmt: skip
     return out
 
 
-# E / K (as used, as printed) by edition name, then by (R0, age class, capped index, W >= We). The edition
-# is not part of the inner key: an Enum's ``__hash__`` is a Python function, and this runs for every rated
-# player with games.
-_COEFFICIENTS: dict[str, dict[tuple[int, AgeClass, int, bool], tuple[int, Decimal]]] = {}
+_AGES = (AgeClass.YOUTH, AgeClass.JUNIOR, AgeClass.ADULT)
+_AGE_CODE = {age: code for code, age in enumerate(_AGES)}
 
 
-def _coefficients(edition: Edition) -> dict[tuple[int, AgeClass, int, bool], tuple[int, Decimal]]:
-    """The edition's E / K cache, looked up once per tournament (``Enum.value`` is a Python property)."""
-    cache = _COEFFICIENTS.get(edition.name.value)
-    if cache is None:
-        cache = _COEFFICIENTS[edition.name.value] = {}
-    return cache
+class _Terms:
+    """One edition's follow-up rating as integers: Rn = rhu(R0 + mult (W - We) / (add + per_game n)), then at
+    least ``floor``. Classic (spec §4): mult = 800, add = 1000 E, per_game = 1000, no floor; wo2026 (spec §5):
+    mult = K in tenths, add = 10,000, per_game = 0, floor 1100. ``development.classic_rating`` and
+    ``wo2026_rating`` are the same formulas written out (tests/dwz/test_fast_path.py holds them equal).
 
+    ``cache`` maps an integer key of (R0, age class, index capped to ``low..high``, W >= We) to (E or K as
+    printed, mult, add): E / K depend on nothing else.
+    """
 
-def _follow_up(
-    edition: Edition,
-    cache: dict[tuple[int, AgeClass, int, bool], tuple[int, Decimal]],
-    r0: int,
-    age: AgeClass,
-    index: int,
-    n: int,
-    points: int,
-    expected: int,
-) -> tuple[Decimal, int]:
-    """(E or K as printed, Rn). E / K depend on W and We only through W >= We, so they are cached in
-    ``_coefficients(edition)``."""
-    if edition.classic is not None:
-        # E depends on the index only through min(e_max, e_per_index * index). (Two-argument min / max are
-        # slow builtins on Python 3.11, about 0.2 µs each: not used in the per-player code.)
-        c = edition.classic
-        index = clamp(index, 0, -(-c.e_max // c.e_per_index))
-        key = (r0, age, index, points >= expected)
-        got = cache.get(key)
-        if got is None:
+    __slots__ = ("cache", "edition", "floor", "high", "low", "per_game")
+    cache: dict[int, tuple[Decimal, int, int]]
+    floor: int | None
+
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+        self.cache = {}
+        if edition.classic is not None:
+            c = edition.classic
+            # E depends on the index only through min(e_max, e_per_index * index).
+            self.low, self.high = 0, -(-c.e_max // c.e_per_index)
+            self.per_game, self.floor = 1000, None
+        else:
+            w = edition.wo2026
+            assert w is not None
+            self.low, self.high = 1, len(w.k0_a)
+            self.per_game = 0
+            self.floor = w.floor
+
+    def compute(
+        self, r0: int, age: AgeClass, index: int, points: int, expected: int
+    ) -> tuple[Decimal, int, int]:
+        edition = self.edition
+        if edition.classic is not None:
+            c = edition.classic
             e = classic_e(r0, age, index, points, expected, c)
-            got = cache[key] = (e, Decimal(e))
-        return got[1], classic_rating(r0, got[0], n, points, expected, c)
-    w = edition.wo2026
-    assert w is not None
-    index = clamp(index, 1, len(w.k0_a))
-    key = (r0, age, index, points >= expected)
-    got = cache.get(key)
-    if got is None:
+            return Decimal(e), c.scale, 1000 * e
+        w = edition.wo2026
+        assert w is not None
         k = wo2026_k(r0, age, index, points, expected, w)
-        got = cache[key] = (k, Decimal(k).scaleb(-w.k_decimals))
-    return got[1], wo2026_rating(r0, got[0], points, expected, w)
+        return Decimal(k).scaleb(-w.k_decimals), k, 1000 * 10**w.k_decimals
+
+
+# By edition name (an Enum's ``__hash__`` is a Python function; ``Enum.value`` a Python property).
+_TERMS: dict[str, _Terms] = {}
+
+
+def _terms(edition: Edition) -> _Terms:
+    """The edition's follow-up terms and E / K cache, looked up once per tournament."""
+    got = _TERMS.get(edition.name.value)
+    if got is None or got.edition is not edition:
+        got = _TERMS[edition.name.value] = _Terms(edition)
+    return got
 
 
 def _first_result(f: _Field, state: _State, i: int) -> PlayerResult:

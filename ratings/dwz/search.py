@@ -47,6 +47,7 @@ OFFSET = _H
 # Sums stay exact while n <= MAX_N (1000 n < 2**20, n * 2**24 < 2**34, the density sum < 2**32); the ends
 # are clamped, where p and P are saturated anyway.
 MAX_N = 1000
+assert MAX_N < 2**10  # the key of _D_BY_SCORE
 _M20 = (1 << 20) - 1
 _M32 = (1 << 32) - 1
 _M34 = (1 << 34) - 1
@@ -211,10 +212,17 @@ def solve_in_range(opponents: list[int], w: int, hint: int | None = None, packed
     return _plateau_choice(a, fa, b, fb, opponents, w) - _H
 
 
+# D(W / n) of the estimate by (W << 10) | n (n <= MAX_N < 2**10): the inverse normal is a Python function of
+# several µs, and the fictitious draw of every 0 % / 100 % performance asks for the same few fractions.
+_D_BY_SCORE: dict[int, float] = {}
+
+
 def _estimate(opps: list[int], w: int) -> int:
     """The normal approximation, widened by the opponents' spread, as a table position R + _H."""
     n = len(opps)
-    d = rating_difference_for(w / (1000 * n))
+    d = _D_BY_SCORE.get(key := w << 10 | n)
+    if d is None:
+        d = _D_BY_SCORE[key] = rating_difference_for(w / (1000 * n))
     mean = sum(opps) / n
     var = sum([o * o for o in opps]) / n - mean * mean
     sigma2 = (COMMON.erf_divisor / math.sqrt(2)) ** 2
