@@ -58,7 +58,7 @@ def test_the_migration_fills_the_keys_of_the_rows_there():
     ClubFactory(name="Schachfreunde Ärger", organisation=OrganisationFactory(code="C05", name="Bezirk"))
     Player.objects.update(name_sort="")
     Club.objects.update(name_sort="")
-    migration = importlib.import_module("ratings.migrations.0005_name_sort")
+    migration = importlib.import_module("ratings.migrations.0007_name_sort")
     migration.fill_keys(apps, SimpleNamespace(connection=connection))
     assert list(Player.objects.values_list("name_sort", flat=True)) == [name_sort_key("Öztürk", "Ümit")]
     assert list(Club.objects.values_list("name_sort", flat=True)) == [name_sort_key("Schachfreunde Ärger")]
