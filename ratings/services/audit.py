@@ -107,12 +107,18 @@ def _game_label(game: dict[str, Any], names: dict[int, str]) -> str:
 
 def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
     """Head, mode, entries and games of a stored tournament as plain JSON."""
-    entries = list(
+    # Plain values, no model instances: a league division's tournament is snapshotted twice per match
+    # report saved (issue 29).
+    entries = (
         TournamentEntry.objects.filter(tournament=tournament)
-        .select_related("player")
         .order_by("start_rank", "pk")
+        .values_list("player_id", "player__surname", "player__first_name", "start_rank", "member")
     )
-    games = Game.objects.filter(tournament=tournament).order_by("round", "board", "pk")
+    games = (
+        Game.objects.filter(tournament=tournament)
+        .order_by("round", "board", "pk")
+        .values_list("round", "board", "white_id", "black_id", "result")
+    )
     mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
     mode = mode or TournamentMode.ROUND_ROBIN  # no row: the entry pages treat it as a round robin
     return {
@@ -121,12 +127,17 @@ def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
         "head": {f: _json(getattr(tournament, f)) for f in HEAD_FIELDS},
         "mode": mode,
         "entries": [
-            {"player": e.player_id, "name": e.player.name, "start_rank": e.start_rank, "member": e.member}
-            for e in entries
+            {
+                "player": player,
+                "name": Player(surname=surname, first_name=first).name,
+                "start_rank": rank,
+                "member": member,
+            }
+            for player, surname, first, rank, member in entries
         ],
         "games": [
-            {"round": g.round, "board": g.board, "white": g.white_id, "black": g.black_id, "result": g.result}
-            for g in games
+            {"round": r, "board": board, "white": white, "black": black, "result": result}
+            for r, board, white, black, result in games
         ],
     }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -200,22 +200,55 @@ def _write_head(tournament: Tournament, user: Actor) -> None:
     tournament.save()
 
 
+Row = TypeVar("Row", TournamentEntry, Game)
+# The columns a stored entry or game is compared by (``_write_rows``): equal in these, it is the same row.
+ENTRY_COLUMNS = ("player_id", "start_rank", "member", "file_rank")
+GAME_COLUMNS = ("round", "board", "white_id", "black_id", "result")
+
+
 def _write_rows(tournament: Tournament, entries: Sequence[TournamentEntry], games: Sequence[Game]) -> None:
-    """Replace the stored entries and games (validated first: a game's players must be entered)."""
-    Game.objects.filter(tournament=tournament).delete()
-    TournamentEntry.objects.filter(tournament=tournament).delete()
+    """Make the stored entries and games the given ones (validated first: a game's players must be
+    entered). Only what differs is written: a stored row equal to a given one stays as it is (with its
+    primary key), the other stored rows are deleted first, then the other given rows inserted. A corrected
+    result is one game out and one in, not the whole tournament (issue 29: a league match report re-saves
+    the division's tournament of some hundred games for one board)."""
     for entry in entries:
         entry.pk = None
         entry.tournament = tournament
-    TournamentEntry.objects.bulk_create(entries, batch_size=500)
     entered = {entry.player_id for entry in entries}
     for game in games:
         game.pk = None
         game.tournament = tournament
     games_validate(entered=entered, games=games)
-    for game in games:
+    old_entries, new_entries = _unmatched(TournamentEntry, tournament, entries, ENTRY_COLUMNS)
+    old_games, new_games = _unmatched(Game, tournament, games, GAME_COLUMNS)
+    for game in new_games:  # the kept ones are stored rows equal to given ones: valid when they were saved
         game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
-    Game.objects.bulk_create(games, batch_size=500)
+    if old_games:
+        Game.objects.filter(pk__in=old_games).delete()
+    if old_entries:
+        TournamentEntry.objects.filter(pk__in=old_entries).delete()
+    TournamentEntry.objects.bulk_create(new_entries, batch_size=500)
+    Game.objects.bulk_create(new_games, batch_size=500)
+
+
+def _unmatched(
+    model: type[Row], tournament: Tournament, given: Sequence[Row], columns: Sequence[str]
+) -> tuple[list[int], list[Row]]:
+    """The stored rows of ``tournament`` no given row equals (their pks) and the given rows no stored row
+    equals (each stored row matches at most one given row: equal duplicates are counted)."""
+    stored: dict[tuple[Any, ...], list[int]] = {}
+    if tournament.pk is not None:
+        for pk, *values in model.objects.filter(tournament=tournament).values_list("pk", *columns):
+            stored.setdefault(tuple(values), []).append(pk)
+    new = []
+    for row in given:
+        same = stored.get(tuple(getattr(row, c) for c in columns))
+        if same:
+            same.pop()
+        else:
+            new.append(row)
+    return [pk for pks in stored.values() for pk in pks], new
 
 
 def tournament_delete(
