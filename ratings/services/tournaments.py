@@ -65,9 +65,10 @@ def tournament_create(
             "tournament_create saves a new tournament; a stored one is saved by its head or results"
         )
 
-    def write() -> None:
+    def write() -> bool:
         _write_head(tournament, user)
         _write_rows(tournament, entries, games)
+        return True  # the rows stored are the given ones, validated
 
     return _save(tournament, write=write, user=user, version=None, mode=mode)
 
@@ -98,9 +99,10 @@ def tournament_save_results(
     (read again inside the lock: the results page's copy of it may be older). ``version`` as in
     ``tournament_save_head``."""
 
-    def write() -> None:
+    def write() -> bool:
         _write_head(tournament, user)
         _write_rows(tournament, entries, games)
+        return True  # the rows stored are the given ones, validated
 
     return _save(tournament, write=write, user=user, version=version, mode=mode, read_head=True)
 
@@ -116,9 +118,10 @@ def tournament_replace(
     """Save head, entries and games as given, of a new tournament or over a stored one (an imported file
     replaces the tournament of its code whole), and evaluate."""
 
-    def write() -> None:
+    def write() -> bool:
         _write_head(tournament, user)
         _write_rows(tournament, entries, games)
+        return True  # the rows stored are the given ones, validated
 
     return _save(tournament, write=write, user=user, version=None, mode=mode)
 
@@ -148,7 +151,7 @@ def tournament_admin_save(
 def _save(
     tournament: Tournament,
     *,
-    write: Callable[[], None],
+    write: Callable[[], bool | None],
     user: Actor,
     version: int | None,
     mode: str | None,
@@ -158,8 +161,9 @@ def _save(
     """What every save shares, in one transaction with the rating lock taken first: everything is read
     after the lock, the stored version must still be ``version`` (if given), the correction window holds
     on the stored end date, ``write`` runs after the audit's "before" is read; then the stored rows are
-    validated, every rating from the earlier of the old and new place on is recalculated, the mode set and
-    the audit row (``action``, default create or update) written. Every save increments the version."""
+    validated (unless ``write`` returns True: it stored given rows it validated), every rating from the
+    earlier of the old and new place on is recalculated, the mode set and the audit row (``action``,
+    default create or update) written. Every save increments the version."""
     with transaction.atomic():
         lock_ratings()
         stored_version = _locked_version(tournament.pk, version)
@@ -171,13 +175,14 @@ def _save(
             tournament.refresh_from_db()
         old_since = stored_since(tournament.pk)
         before = audit.stored_snapshot(tournament_id=tournament.pk)
-        write()
+        validated = write()
         tournament.version = stored_version + 1
         Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
-        entered = set(
-            TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
-        )
-        games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
+        if not validated:  # a head or the admin's inlines: the stored rows as they are now
+            entered = set(
+                TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+            )
+            games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
         since, until = span_of(tournament=tournament, stored=old_since)
         report = recalculate_or_schedule(
             changes=Changes(since=since, tournaments=[tournament.pk]),
