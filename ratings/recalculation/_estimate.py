@@ -68,7 +68,8 @@ def _extrapolated(
     if instead is not None:
         rated = rated.exclude(pk=instead[0])
     counts = rated.aggregate(sampled=Count("pk", filter=Q(end_date__lte=last)), all=Count("pk"))
-    return max(entries, round(entries / max(counts["sampled"], 1) * counts["all"]))
+    sampled, every = int(counts["sampled"]), int(counts["all"])
+    return max(entries, math.floor(entries / max(sampled, 1) * every + 0.5))  # half up
 
 
 def background_estimate(changes: Changes, *, instead: tuple[int, int] | None = None) -> float | None:
