@@ -976,8 +976,10 @@ def _report_save(division, repeat: int, *, staff: bool = False) -> dict:
     """A captain's report changing one board of an approved match of the division's last round, and the
     director's approval (``match_report_save`` + ``match_approve``: the division's tournament re-saved, the
     chronological recalculation after it); each run rolled back to a savepoint. The match is set back to
-    reported-not-approved first (untimed): a captain may no longer change an approved report. ``staff``:
-    the director is an administrator (a correction outside the officers' one-year window)."""
+    reported-not-approved first (untimed): a captain may no longer change an approved report; before the
+    first run the division's tournament is synchronised once (untimed: the rows as the product keeps
+    them, not as the generator numbered them). ``staff``: the director is an administrator (a correction
+    outside the officers' one-year window)."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
@@ -996,6 +998,13 @@ def _report_save(division, repeat: int, *, staff: bool = False) -> dict:
         assert match is not None
         Team.objects.filter(pk=match.home_id).update(captain=captain)
         type(division).objects.filter(pk=division.pk).update(director=director)
+        # The tournament as the product keeps it (untimed): the generator numbers boards and start ranks
+        # its own way, which a division's tournament never has after its first approval, so the first
+        # save would rewrite every row where the product writes only the board changed.
+        jobs = RecalculationJob.objects.values_list("pk", flat=True)
+        known = set(jobs)
+        division_tournament.division_tournament_sync(division=division)
+        RecalculationJob.objects.exclude(pk__in=known).delete()
         flip = {"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1-0"}
         for _ in range(repeat):
             start = transaction.savepoint()

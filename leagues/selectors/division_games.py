@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from django.db.models import Exists, OuterRef
+
 from leagues.core.rated import RatedGame, games_of_part, proposed_parts, rated_games
 from leagues.models import Division, DivisionPart, Match
 from ratings.models import Game, TournamentDraft, TournamentEntry
@@ -72,8 +74,23 @@ def part_preview(*, part: DivisionPart) -> Preview | None:
     return preview_tournament(tournament=part.tournament, players=players, games=games)
 
 
-def has_draft(*, part: DivisionPart) -> bool:
-    return (
-        part.tournament_id is not None
-        and TournamentDraft.objects.filter(tournament_id=part.tournament_id).exists()
+@dataclass(frozen=True)
+class PartState:
+    part: DivisionPart  # with its tournament
+    evaluated: bool  # as ``part_is_evaluated``
+    draft: bool  # its tournament has a draft
+
+
+def part_states(*, division: Division) -> list[PartState]:
+    """The division's stored parts in order, each evaluated or not and with a draft or not: one query
+    however many parts (the director's page asked two per part)."""
+    tournament = OuterRef("tournament_id")
+    parts = (
+        DivisionPart.objects.filter(division=division)
+        .select_related("tournament")
+        .annotate(
+            evaluated=Exists(TournamentEntry.objects.filter(tournament_id=tournament)),
+            drafted=Exists(TournamentDraft.objects.filter(tournament_id=tournament)),
+        )
     )
+    return [PartState(p, p.evaluated, p.drafted) for p in parts]

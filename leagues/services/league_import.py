@@ -147,18 +147,31 @@ def _teams(league: LeagueInput, division: Division, players: dict[str, Player]) 
             ranking, _c = RankingList.objects.get_or_create(season=division.season, club=club)
             lists[club.zps] = ranking
             ranks[club.zps] = ranking.entries.count()
-        for pid in t.line_up:
-            player = players[pid]
-            if not Membership.objects.filter(player=player, club=club).exists():
-                Membership.objects.create(player=player, club=club)
-            if not RankingEntry.objects.filter(ranking_list=ranking, player=player).exists():
-                ranks[club.zps] += 1
-                RankingEntry.objects.create(
-                    ranking_list=ranking, player=player, rank=ranks[club.zps], team_number=t.number
-                )
+        ranks[club.zps] = _line_up(
+            ranking, club, [players[pid] for pid in t.line_up], t.number, ranks[club.zps]
+        )
     for ranking in lists.values():
         ranking_snapshot(ranking_list=ranking)
     return teams
+
+
+def _line_up(ranking: RankingList, club: Club, line_up: list[Player], team_number: int, rank: int) -> int:
+    """The team's line-up members of the club and on its ranking list (after the ``rank`` entries it holds),
+    those not yet: two reads and two inserts per team, not two to four queries per player. Returns the
+    ranking list's last rank."""
+    pks = [p.pk for p in line_up]
+    members = set(Membership.objects.filter(player_id__in=pks, club=club).values_list("player_id", flat=True))
+    Membership.objects.bulk_create(Membership(player=p, club=club) for p in line_up if p.pk not in members)
+    listed = set(ranking.entries.filter(player_id__in=pks).values_list("player_id", flat=True))
+    entries = []
+    for player in line_up:
+        if player.pk not in listed:
+            rank += 1
+            entries.append(
+                RankingEntry(ranking_list=ranking, player=player, rank=rank, team_number=team_number)
+            )
+    RankingEntry.objects.bulk_create(entries)
+    return rank
 
 
 def _matches(

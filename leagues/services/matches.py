@@ -104,7 +104,7 @@ def _board_row(match: Match, b: BoardReport, stored: dict[int, Board]) -> Board:
 
 def _store_score(match: Match) -> None:
     """The match's board and match points from the core (None while it counts for nobody)."""
-    match.refresh_from_db()
+    match.refresh_from_db(from_queryset=Match.objects.select_related("division"))  # one query, not two
     score = match_score(match.as_core(), match.division.boards, match.division.match_points)
     match.home_board_points_halves = None if score is None else score.home_halves
     match.away_board_points_halves = None if score is None else score.away_halves

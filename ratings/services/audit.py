@@ -104,16 +104,25 @@ def stored_user(*, user: Actor) -> User | None:
 
 def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
     """Head, mode, entries and games of a stored tournament as plain JSON."""
+    # Plain values, no model instances: a league division's tournament is snapshotted twice per match
+    # report saved (issue 29).
     entries = list(
         TournamentEntry.objects.filter(tournament=tournament)
-        .select_related("player")
         .order_by("start_rank", "pk")
+        .values_list(
+            "player_id", "player__surname", "player__first_name", "start_rank", "member", "file_rank"
+        )
     )
-    games = list(Game.objects.filter(tournament=tournament).order_by("round", "board", "pk"))
+    games = list(
+        Game.objects.filter(tournament=tournament)
+        .order_by("round", "board", "pk")
+        .values_list("round", "board", "white_id", "black_id", "result")
+    )
     mode = TournamentEntryMode.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
     if not mode:  # no row (seeded, imported): the mode the entry pages infer, not a round robin by default
         mode = inferred_mode(
-            games=[(g.white_id, g.black_id, g.result) for g in games], seated=[e.player_id for e in entries]
+            games=[(white, black, result) for _, _, white, black, result in games],
+            seated=[player for player, *_ in entries],
         )
     return {
         "id": tournament.pk,
@@ -122,17 +131,17 @@ def tournament_snapshot(*, tournament: Tournament) -> dict[str, Any]:
         "mode": mode,
         "entries": [
             {
-                "player": e.player_id,
-                "name": e.player.name,
-                "start_rank": e.start_rank,
-                "member": e.member,
-                "file_rank": e.file_rank,
+                "player": player,
+                "name": Player(surname=surname, first_name=first).name,
+                "start_rank": rank,
+                "member": member,
+                "file_rank": file_rank,
             }
-            for e in entries
+            for player, surname, first, rank, member, file_rank in entries
         ],
         "games": [
-            {"round": g.round, "board": g.board, "white": g.white_id, "black": g.black_id, "result": g.result}
-            for g in games
+            {"round": r, "board": board, "white": white, "black": black, "result": result}
+            for r, board, white, black, result in games
         ],
     }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -66,9 +66,10 @@ def tournament_create(
             "tournament_create saves a new tournament; a stored one is saved by its head or results"
         )
 
-    def write() -> None:
+    def write() -> bool:
         _write_head(tournament, user)
         _write_rows(tournament, entries, games)
+        return True  # the rows stored are the given ones, validated
 
     return _save(tournament, write=write, user=user, version=None, mode=mode)
 
@@ -99,9 +100,10 @@ def tournament_save_results(
     (read again inside the lock: the results page's copy of it may be older). ``version`` as in
     ``tournament_save_head``."""
 
-    def write() -> None:
+    def write() -> bool:
         _write_head(tournament, user)
         _write_rows(tournament, entries, games)
+        return True  # the rows stored are the given ones, validated
 
     return _save(tournament, write=write, user=user, version=version, mode=mode, read_head=True)
 
@@ -117,9 +119,10 @@ def tournament_replace(
     """Save head, entries and games as given, of a new tournament or over a stored one (an imported file
     replaces the tournament of its code whole), and evaluate."""
 
-    def write() -> None:
+    def write() -> bool:
         _write_head(tournament, user)
         _write_rows(tournament, entries, games)
+        return True  # the rows stored are the given ones, validated
 
     return _save(tournament, write=write, user=user, version=None, mode=mode)
 
@@ -149,7 +152,7 @@ def tournament_admin_save(
 def _save(
     tournament: Tournament,
     *,
-    write: Callable[[], None],
+    write: Callable[[], bool | None],
     user: Actor,
     version: int | None,
     mode: str | None,
@@ -159,8 +162,9 @@ def _save(
     """What every save shares, in one transaction with the rating lock taken first: everything is read
     after the lock, the stored version must still be ``version`` (if given), the correction window holds
     on the stored end date, ``write`` runs after the audit's "before" is read; then the stored rows are
-    validated, every rating from the earlier of the old and new place on is recalculated, the mode set and
-    the audit row (``action``, default create or update) written. Every save increments the version."""
+    validated (unless ``write`` returns True: it stored given rows it validated), every rating from the
+    earlier of the old and new place on is recalculated, the mode set and the audit row (``action``,
+    default create or update) written. Every save increments the version."""
     with transaction.atomic():
         lock_ratings()
         stored_version = _locked_version(tournament.pk, version)
@@ -172,13 +176,14 @@ def _save(
             tournament.refresh_from_db()
         old_since = stored_since(tournament.pk)
         before = audit.stored_snapshot(tournament_id=tournament.pk)
-        write()
+        validated = write()
         tournament.version = stored_version + 1
         Tournament.objects.filter(pk=tournament.pk).update(version=tournament.version)
-        entered = set(
-            TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
-        )
-        games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
+        if not validated:  # a head or the admin's inlines: the stored rows as they are now
+            entered = set(
+                TournamentEntry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+            )
+            games_validate(entered=entered, games=list(Game.objects.filter(tournament=tournament)))
         since, until = span_of(tournament=tournament, stored=old_since)
         report = recalculate_or_schedule(
             changes=Changes(since=since, tournaments=[tournament.pk]),
@@ -197,26 +202,61 @@ def _write_head(tournament: Tournament, user: Actor) -> None:
         tournament.code = None
     if tournament.pk is None and tournament.rating_officer_id is None and getattr(user, "pk", None):
         tournament.rating_officer = user
-    tournament.full_clean()
+    # The two check constraints are ``Tournament.clean``'s checks too: validating them again asked the
+    # database twice, each in a savepoint of its own (six queries of every save).
+    tournament.full_clean(validate_constraints=False)
     tournament.save()
 
 
+Row = TypeVar("Row", TournamentEntry, Game)
+# The columns a stored entry or game is compared by (``_write_rows``): equal in these, it is the same row.
+ENTRY_COLUMNS = ("player_id", "start_rank", "member", "file_rank")
+GAME_COLUMNS = ("round", "board", "white_id", "black_id", "result")
+
+
 def _write_rows(tournament: Tournament, entries: Sequence[TournamentEntry], games: Sequence[Game]) -> None:
-    """Replace the stored entries and games (validated first: a game's players must be entered)."""
-    Game.objects.filter(tournament=tournament).delete()
-    TournamentEntry.objects.filter(tournament=tournament).delete()
+    """Make the stored entries and games the given ones (validated first: a game's players must be
+    entered). Only what differs is written: a stored row equal to a given one stays as it is (with its
+    primary key), the other stored rows are deleted first, then the other given rows inserted. A corrected
+    result is one game out and one in, not the whole tournament (issue 29: a league match report re-saves
+    the division's tournament of some hundred games for one board)."""
     for entry in entries:
         entry.pk = None
         entry.tournament = tournament
-    TournamentEntry.objects.bulk_create(entries, batch_size=500)
     entered = {entry.player_id for entry in entries}
     for game in games:
         game.pk = None
         game.tournament = tournament
     games_validate(entered=entered, games=games)
-    for game in games:
+    old_entries, new_entries = _unmatched(TournamentEntry, tournament, entries, ENTRY_COLUMNS)
+    old_games, new_games = _unmatched(Game, tournament, games, GAME_COLUMNS)
+    for game in new_games:  # the kept ones are stored rows equal to given ones: valid when they were saved
         game.full_clean(exclude=["tournament", "white", "black"], validate_constraints=False)
-    Game.objects.bulk_create(games, batch_size=500)
+    if old_games:
+        Game.objects.filter(pk__in=old_games).delete()
+    if old_entries:
+        TournamentEntry.objects.filter(pk__in=old_entries).delete()
+    TournamentEntry.objects.bulk_create(new_entries, batch_size=500)
+    Game.objects.bulk_create(new_games, batch_size=500)
+
+
+def _unmatched(
+    model: type[Row], tournament: Tournament, given: Sequence[Row], columns: Sequence[str]
+) -> tuple[list[int], list[Row]]:
+    """The stored rows of ``tournament`` no given row equals (their pks) and the given rows no stored row
+    equals (each stored row matches at most one given row: equal duplicates are counted)."""
+    stored: dict[tuple[Any, ...], list[int]] = {}
+    if tournament.pk is not None:
+        for pk, *values in model.objects.filter(tournament=tournament).values_list("pk", *columns):
+            stored.setdefault(tuple(values), []).append(pk)
+    new = []
+    for row in given:
+        same = stored.get(tuple(getattr(row, c) for c in columns))
+        if same:
+            same.pop()
+        else:
+            new.append(row)
+    return [pk for pks in stored.values() for pk in pks], new
 
 
 def tournament_delete(

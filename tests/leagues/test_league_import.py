@@ -8,6 +8,8 @@ import json
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from leagues.core.contract import parse_league
 from leagues.models import Board, Division, DivisionPart, Match
@@ -115,3 +117,31 @@ def test_command_dry_run_and_draft(data, tmp_path, capsys):
     call_command("import_league", str(path), "--draft")
     assert Division.objects.count() == 1
     assert not Evaluation.objects.exists()
+
+
+def _with_reserves(data: dict, reserves: int) -> dict:
+    """The division with ``reserves`` more players at the end of every team's line-up (never playing)."""
+    for t, team in enumerate(data["teams"]):
+        for k in range(reserves):
+            pid = f"R{t + 1}{k + 1}"
+            data["players"].append(
+                {"id": pid, "name": f"Ersatz{t + 1}{k + 1}, Test", "birth_year": 1990, "dwz": None}
+            )
+            team["line_up"].append(pid)
+    return data
+
+
+def _line_up_queries(data: dict) -> int:
+    """The queries of an import that read or write the memberships and the ranking lists' entries."""
+    with CaptureQueriesContext(connection) as queries:
+        league_import(league=parse_league(data), draft=True)
+    tables = ('"ratings_membership"', '"leagues_rankingentry"')
+    return sum(1 for q in queries.captured_queries if any(t in q["sql"] for t in tables))
+
+
+@pytest.mark.parametrize("reserves", [0, 6])
+def test_line_ups_cost_queries_per_team_not_per_player(reserves):
+    """Issue 29 (review): two reads and two inserts per team for the memberships and ranking entries of
+    its line-up, however long (two to four queries per player before)."""
+    clubs()
+    assert _line_up_queries(_with_reserves(generated_division(), reserves)) <= 25  # 4 teams, 2 clubs

@@ -7,9 +7,12 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from leagues.models import Board, Division, DivisionPart, Match, Team
-from ratings.models import Evaluation
+from leagues.services.division_tournament import division_evaluate, division_split
+from ratings.models import Evaluation, TournamentDraft
 from ratings.recalculation import ratings_verify
 from tests.leagues.league_data import small_league
 
@@ -194,3 +197,34 @@ def test_director_invites_the_rating_officer_and_club_officers(client, league):
         data = {"role": "club_officer", "ranking_list": ranking.pk, "email": "x@example.org"}
         assert client.post(url, data).status_code == 403
     assert len(mail.outbox) == 2
+
+
+def _page_queries(client, division) -> int:
+    """The queries of the director's page (a second request: the first after a login saves the session)."""
+    client.get(f"/ligen/staffel/{division.pk}/leitung/")
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(f"/ligen/staffel/{division.pk}/leitung/").status_code == 200
+    return len(queries)
+
+
+def test_division_page_reads_the_parts_in_a_fixed_number_of_queries(client, league):
+    """The parts' states in one query however many parts; a preview only of a part with a draft (the page
+    shows no other), so an evaluated division's page costs the same with one part or two."""
+    division = league["division"]
+    for m, swap, user in ((league["match1"], False, "captain1"), (league["match2"], True, "captain2")):
+        client.force_login(league[user])
+        client.post(_url(m), _post(league, m, quick="1 1\n2 1\n3 1\n4 1", swap=swap))
+        client.force_login(league["director"])
+        client.post(_url(m, "leitung"), {"action": "approve"})
+    client.force_login(league["officer"])
+    division_evaluate(division=division, user=league["officer"])
+    one = _page_queries(client, division)
+    # Split: the second part is a new tournament, a draft until evaluated; its preview is shown.
+    division_split(division=division, from_dates=[D(2025, 12, 21)], user=league["officer"])
+    assert TournamentDraft.objects.count() == 1
+    page = client.get(f"/ligen/staffel/{division.pk}/leitung/").content.decode()
+    assert page.count('class="table table-sm preview"') == 1
+    division_evaluate(division=division, user=league["officer"])
+    assert DivisionPart.objects.filter(division=division).count() == 2
+    assert not TournamentDraft.objects.exists()
+    assert _page_queries(client, division) == one <= 20

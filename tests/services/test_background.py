@@ -22,7 +22,7 @@ from ratings.models import (
 from ratings.recalculation import ratings_verify, recalculate, recalculation_estimate
 from ratings.services import tournament_delete
 from ratings.services.background import ABANDONED, job_run, jobs_resume
-from tests.builders import random_history, save_tournament, snapshot
+from tests.builders import player, random_history, save_tournament, snapshot
 from tests.conftest import examples
 
 pytestmark = pytest.mark.django_db
@@ -56,11 +56,48 @@ def _rows(snap, names):
 def test_estimate_counts_entries_from_the_change_date(settings):
     saved = _history(3, n_tournaments=4)
     settings.RECALCULATION_SECONDS_PER_EVALUATION = 0.5
+    settings.RECALCULATION_BACKGROUND_SECONDS = 1e9  # below the threshold: counted exactly
     first = saved[0][0].end_date
     entries, seconds = recalculation_estimate(since=first)
     assert entries == sum(len(m) for _, m, _ in saved)
     assert seconds == entries * 0.5
     assert recalculation_estimate(since=first.replace(year=first.year + 10)) == (0, 0.0)
+
+
+def _four_of_four(start):
+    """Four rated tournaments of four players each (six games), a week apart from ``start``."""
+    players = [player(dwz=1500 + 10 * i, index=5) for i in range(16)]
+    for week in range(4):
+        group = players[4 * week : 4 * week + 4]
+        games = [(a, b, "1-0") for i, a in enumerate(group) for b in group[i + 1 :]]
+        save_tournament(group, games, end=start + datetime.timedelta(weeks=week))
+
+
+def test_estimate_counts_only_up_to_the_background_threshold_and_extrapolates_beyond(
+    settings, django_assert_max_num_queries
+):
+    """Issue 29: the count stops just past the threshold (all the save's choice needs; a full count of a
+    million entries cost half a league report's save at 2 M); beyond, the entries per tournament of the
+    ones counted times the tournaments."""
+    start = datetime.date(2024, 1, 7)
+    _four_of_four(start)
+    settings.RECALCULATION_SECONDS_PER_EVALUATION = 1.0
+    settings.RECALCULATION_BACKGROUND_SECONDS = 16  # 16 entries and less: at once
+    with django_assert_max_num_queries(1):
+        assert recalculation_estimate(since=start) == (16, 16.0)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 7  # 8 entries counted: two tournaments, two more like them
+    with django_assert_max_num_queries(2):
+        assert recalculation_estimate(since=start) == (16, 16.0)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 6  # 7 entries counted: two tournaments begun
+    entries, seconds = recalculation_estimate(since=start)
+    assert seconds > settings.RECALCULATION_BACKGROUND_SECONDS
+    assert entries == 14  # 7 entries in 2 of 4 tournaments, rough (the second was counted in part)
+    # ``instead``: the first tournament counted with 9 entries instead of its 4.
+    first = Tournament.objects.get(end_date=start)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 100
+    assert recalculation_estimate(since=start, instead=(first.pk, 9)) == (21, 21.0)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 7  # the other three extrapolated from two, then + 9
+    assert recalculation_estimate(since=start, instead=(first.pk, 9)) == (21, 21.0)
 
 
 def test_a_short_recalculation_runs_at_once_without_a_job():

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from leagues import permissions
 from leagues.models import Board, Division, LeagueResult, Match, MatchStatus, RankingList, Team
 from leagues.selectors.checks import division_checks
-from leagues.selectors.division_games import has_draft, part_is_evaluated, part_preview, proposed_split
+from leagues.selectors.division_games import part_preview, part_states, proposed_split
 from leagues.services.division_tournament import division_evaluate, division_split
 from leagues.services.matches import (
     board_result_change,
@@ -47,16 +47,16 @@ def division_manage(request: HttpRequest, pk: int) -> HttpResponse:
     )
     teams = list(Team.objects.filter(division=division).select_related("club"))
     ranking_lists = list(_division_ranking_lists(division).select_related("club", "officer"))
-    parts = []
-    for part in division.parts.select_related("tournament"):
-        parts.append(
-            {
-                "part": part,
-                "evaluated": part_is_evaluated(part=part),
-                "draft": has_draft(part=part),
-                "preview": part_preview(part=part) if officer else None,
-            }
-        )
+    # The preview only where the page shows it: the rating officer's, of a part with a draft.
+    parts = [
+        {
+            "part": state.part,
+            "evaluated": state.evaluated,
+            "draft": state.draft,
+            "preview": part_preview(part=state.part) if officer and state.draft else None,
+        }
+        for state in part_states(division=division)
+    ]
     return render(
         request,
         "leagues/director/division.html",
