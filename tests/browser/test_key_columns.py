@@ -3,11 +3,13 @@ and the values a player opens them for (DWZ neu, ±) in sight while the rest scr
 that it scrolls; a box that scrolls but holds nothing focusable is a named region the keyboard can scroll; at
 1366 px the round-robin grid keeps the page's width and the preview goes under it (docs/officers.md)."""
 
+import contextlib
 import datetime
 import itertools
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from ratings.enums import AdjustmentKind, ResultCode
@@ -75,6 +77,16 @@ def card(data):
     return hans
 
 
+def _settled_hint(page, selector, expected):
+    """The shadows' opacities once their fade (a CSS transition) has ended: waited for, not slept for, since a
+    loaded machine draws the transition's frames late."""
+    wanted = "(arg) => { const h = (%s)(arg[0]); return h.before_key === arg[1] && h.after_name === arg[2]; }"
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(wanted % HINT, arg=[selector, *expected], timeout=3000)
+    hint = page.evaluate(HINT, selector)
+    return hint["before_key"], hint["after_name"]
+
+
 def _visit(page, url, width):
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(url)
@@ -97,13 +109,10 @@ def test_card_keeps_name_and_new_rating_in_sight_on_a_phone(live_server, page, c
     # of the tournament's name.
     page.evaluate(MEASURE, ["#history-table", "start"])
     expect(page.locator("#history-table").locator("xpath=..")).to_have_attribute("data-scroll-x", "start")
-    hint = page.evaluate(HINT, "#history-table")
-    assert (hint["before_key"], hint["after_name"]) == ("1", "0"), hint
+    assert _settled_hint(page, "#history-table", ("1", "0")) == ("1", "0")
     page.evaluate(MEASURE, ["#history-table", "end"])
     expect(page.locator("#history-table").locator("xpath=..")).to_have_attribute("data-scroll-x", "end")
-    page.wait_for_timeout(200)  # the shadows fade in
-    hint = page.evaluate(HINT, "#history-table")
-    assert (hint["before_key"], hint["after_name"]) == ("0", "1"), hint
+    assert _settled_hint(page, "#history-table", ("0", "1")) == ("0", "1")
     # On a laptop the whole card fits: no scrolling, no hint, every column shown.
     _visit(page, live_server.url + f"/spieler/{card.key}/", 1366)
     m = page.evaluate(MEASURE, ["#history-table", "start"])
