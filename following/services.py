@@ -33,9 +33,9 @@ def cancel_url(subscription: Subscription) -> str:
     return absolute(reverse("following:cancel", args=[cancel_token(subscription.pk)]))
 
 
-def _headers(subscription: Subscription) -> dict[str, str]:
+def _headers(unsubscribe: str) -> dict[str, str]:
     return {
-        "List-Unsubscribe": f"<{cancel_url(subscription)}>",
+        "List-Unsubscribe": f"<{unsubscribe}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         "Auto-Submitted": "auto-generated",
     }
@@ -211,13 +211,14 @@ def digests_send(
 
 def _send(subscription: Subscription, template: str, **context: object) -> None:
     target = subscription.target
+    unsubscribe = cancel_url(subscription)  # once: a signed link carries its time
     with translation.override(subscription.language):
         context = {
             **context,
             "subscription": subscription,
             "target": target,
             "target_url": absolute(target.get_absolute_url()),
-            "cancel_url": cancel_url(subscription),
+            "cancel_url": unsubscribe,
             "site_url": settings.SITE_URL,
         }
         subject = render_to_string(f"following/mail/{template}_subject.txt", context)
@@ -226,6 +227,6 @@ def _send(subscription: Subscription, template: str, **context: object) -> None:
         subject=" ".join(subject.split()),
         body=body,
         to=[subscription.email],
-        headers=_headers(subscription),
+        headers=_headers(unsubscribe),
     ).send()
 
