@@ -54,7 +54,12 @@ def _evaluation_items(player_ids: list[int], *, with_name: bool) -> list[FeedIte
             FeedItem(
                 guid=f"evaluation-{row.tournament_id}-{row.player_id}",
                 title=_("%(who)s%(tournament)s ausgewertet: DWZ %(old)s → %(new)s")
-                % {"who": who, "tournament": row.tournament.name, "old": _dwz(row.dwz_old), "new": _dwz(row.dwz_new)},
+                % {
+                    "who": who,
+                    "tournament": row.tournament.name,
+                    "old": _dwz(row.dwz_old),
+                    "new": _dwz(row.dwz_new),
+                },
                 description=_("%(points)s aus %(games)s Partien, Leistung %(performance)s")
                 % {"points": row.points, "games": row.n, "performance": _dwz(row.performance)},
                 link=reverse("ratings:tournament-detail", args=[row.tournament_id]),

@@ -10,7 +10,9 @@ class FollowForm(forms.Form):
     email = forms.EmailField(
         label=_("Ihre E-Mail-Adresse"),
         max_length=254,
-        help_text=_("Sie bekommen zuerst eine Mail mit einem Link zum Bestätigen. Die Adresse zeigen wir nie an."),
+        help_text=_(
+            "Sie bekommen zuerst eine Mail mit einem Link zum Bestätigen. Die Adresse zeigen wir nie an."
+        ),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     # The honeypot: hidden from people (CSS and aria-hidden); a filled one is dropped without a word.

@@ -22,9 +22,7 @@ class NoticeKind(models.TextChoices):
 
 
 class RatingNotice(models.Model):
-    player = models.ForeignKey(
-        Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="+"
-    )
+    player = models.ForeignKey(Player, verbose_name=_("Spieler"), on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(_("Art"), max_length=10, choices=NoticeKind.choices)
     # The tournament whose save or delete caused it; its name and code are copied (it may be deleted).
     tournament = models.ForeignKey(
@@ -84,11 +82,14 @@ class Subscription(models.Model):
         verbose_name_plural = _("Abonnements")
         constraints = [
             models.CheckConstraint(
-                condition=Q(player__isnull=False, club__isnull=True) | Q(player__isnull=True, club__isnull=False),
-                name="subscription_one_target"
+                condition=Q(player__isnull=False, club__isnull=True)
+                | Q(player__isnull=True, club__isnull=False),
+                name="subscription_one_target",
             ),
             models.UniqueConstraint(
-                fields=["email", "player"], condition=Q(player__isnull=False), name="subscription_unique_player"
+                fields=["email", "player"],
+                condition=Q(player__isnull=False),
+                name="subscription_unique_player",
             ),
             models.UniqueConstraint(
                 fields=["email", "club"], condition=Q(club__isnull=False), name="subscription_unique_club"

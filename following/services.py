@@ -70,9 +70,11 @@ def subscription_request(
         subscription.language = language
         subscription.last_mailed_at = now
         subscription.save(update_fields=["language", "last_mailed_at"])
-    _send(subscription, "confirm", confirm_url=absolute(
-        reverse("following:confirm", args=[confirm_token(subscription.pk)])
-    ))
+    _send(
+        subscription,
+        "confirm",
+        confirm_url=absolute(reverse("following:confirm", args=[confirm_token(subscription.pk)])),
+    )
     return True
 
 
@@ -149,14 +151,11 @@ def _due(subscription: Subscription, now: datetime.datetime) -> datetime.datetim
 def _address_full(email: str, now: datetime.datetime) -> datetime.datetime | None:
     """When the address may get its next mail, None if now (``FOLLOW_MAILS_PER_ADDRESS`` per window)."""
     window = datetime.timedelta(minutes=settings.FOLLOW_DIGEST_MINUTES)
-    recent = sorted(
-        Subscription.objects.filter(email=email, last_mailed_at__gt=now - window).values_list(
-            "last_mailed_at", flat=True
-        )
-    )
+    rows = Subscription.objects.filter(email=email, last_mailed_at__gt=now - window)
+    recent = sorted(at for at in rows.values_list("last_mailed_at", flat=True) if at is not None)
     if len(recent) < settings.FOLLOW_MAILS_PER_ADDRESS:
         return None
-    return recent[0] + window  # type: ignore[operator]
+    return recent[0] + window
 
 
 def _pending(subscription: Subscription) -> list[RatingNotice]:
@@ -164,7 +163,8 @@ def _pending(subscription: Subscription) -> list[RatingNotice]:
     if subscription.player_id is not None:
         notices = notices.filter(player_id=subscription.player_id)
     else:
-        members = Membership.objects.current().filter(club_id=subscription.club_id).values("player_id")
+        club = subscription.club_id or 0
+        members = Membership.objects.current().filter(club_id=club).values("player_id")
         notices = notices.filter(player_id__in=members)
     return list(notices.order_by("pk")[:200])
 
@@ -229,4 +229,3 @@ def _send(subscription: Subscription, template: str, **context: object) -> None:
         to=[subscription.email],
         headers=_headers(unsubscribe),
     ).send()
-

@@ -2,9 +2,7 @@
 
 from django.urls import path
 
-
 from . import feeds, views
-
 
 app_name = "following"
 

@@ -47,7 +47,8 @@ def _follow(request: HttpRequest, *, player: Player | None = None, club: Club | 
         )
         if wait is not None:
             form.add_error(
-                None, _("Zu viele Anfragen. Bitte versuchen Sie es in %(minutes)d Minuten noch einmal.")
+                None,
+                _("Zu viele Anfragen. Bitte versuchen Sie es in %(minutes)d Minuten noch einmal.")
                 % {"minutes": max(1, wait // 60)},
             )
         else:
@@ -77,7 +78,8 @@ def confirm(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "following/confirm.html", {"token": token})
 
 
-@csrf_exempt  # RFC 8058: the mail client posts "List-Unsubscribe=One-Click" without a form; the token is the key
+# RFC 8058: the mail client posts "List-Unsubscribe=One-Click" without a form; the token is the key.
+@csrf_exempt
 @require_http_methods(["GET", "POST"])
 def cancel(request: HttpRequest, token: str) -> HttpResponse:
     subscription_id = cancelled_id(token)

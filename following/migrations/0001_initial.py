@@ -5,52 +5,136 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('ratings', '0007_name_sort'),
+        ("ratings", "0007_name_sort"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingNotice',
+            name="RatingNotice",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('evaluated', 'ausgewertet'), ('revised', 'neu berechnet')], max_length=10, verbose_name='Art')),
-                ('tournament_name', models.CharField(blank=True, max_length=200, verbose_name='Turnier')),
-                ('tournament_code', models.CharField(blank=True, max_length=40, verbose_name='Turniercode')),
-                ('tournament_removed', models.BooleanField(default=False, verbose_name='Turnier gelöscht')),
-                ('dwz_old', models.PositiveIntegerField(null=True, verbose_name='DWZ vorher')),
-                ('dwz_new', models.PositiveIntegerField(null=True, verbose_name='DWZ nachher')),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True, verbose_name='Zeitpunkt')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.player', verbose_name='Spieler')),
-                ('tournament', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='ratings.tournament', verbose_name='Anlass')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("evaluated", "ausgewertet"), ("revised", "neu berechnet")],
+                        max_length=10,
+                        verbose_name="Art",
+                    ),
+                ),
+                ("tournament_name", models.CharField(blank=True, max_length=200, verbose_name="Turnier")),
+                ("tournament_code", models.CharField(blank=True, max_length=40, verbose_name="Turniercode")),
+                ("tournament_removed", models.BooleanField(default=False, verbose_name="Turnier gelöscht")),
+                ("dwz_old", models.PositiveIntegerField(null=True, verbose_name="DWZ vorher")),
+                ("dwz_new", models.PositiveIntegerField(null=True, verbose_name="DWZ nachher")),
+                (
+                    "created_at",
+                    models.DateTimeField(auto_now_add=True, db_index=True, verbose_name="Zeitpunkt"),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="ratings.player",
+                        verbose_name="Spieler",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="ratings.tournament",
+                        verbose_name="Anlass",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'DWZ-Nachricht',
-                'verbose_name_plural': 'DWZ-Nachrichten',
-                'ordering': ['pk'],
-                'indexes': [models.Index(fields=['player', 'created_at'], name='following_r_player__3c3662_idx')],
+                "verbose_name": "DWZ-Nachricht",
+                "verbose_name_plural": "DWZ-Nachrichten",
+                "ordering": ["pk"],
+                "indexes": [
+                    models.Index(fields=["player", "created_at"], name="following_r_player__3c3662_idx")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Subscription',
+            name="Subscription",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('email', models.EmailField(max_length=254, verbose_name='E-Mail')),
-                ('language', models.CharField(default='de', max_length=8, verbose_name='Sprache')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='angelegt')),
-                ('confirmed_at', models.DateTimeField(blank=True, null=True, verbose_name='bestätigt')),
-                ('last_mailed_at', models.DateTimeField(blank=True, null=True, verbose_name='zuletzt benachrichtigt')),
-                ('notified_up_to', models.PositiveBigIntegerField(default=0, verbose_name='gemeldet bis Nachricht')),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.club', verbose_name='Verein')),
-                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.player', verbose_name='Spieler')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("email", models.EmailField(max_length=254, verbose_name="E-Mail")),
+                ("language", models.CharField(default="de", max_length=8, verbose_name="Sprache")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="angelegt")),
+                ("confirmed_at", models.DateTimeField(blank=True, null=True, verbose_name="bestätigt")),
+                (
+                    "last_mailed_at",
+                    models.DateTimeField(blank=True, null=True, verbose_name="zuletzt benachrichtigt"),
+                ),
+                (
+                    "notified_up_to",
+                    models.PositiveBigIntegerField(default=0, verbose_name="gemeldet bis Nachricht"),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="ratings.club",
+                        verbose_name="Verein",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="ratings.player",
+                        verbose_name="Spieler",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Abonnement',
-                'verbose_name_plural': 'Abonnements',
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('club__isnull', True), ('player__isnull', False)), models.Q(('club__isnull', False), ('player__isnull', True)), _connector='OR'), name='subscription_one_target'), models.UniqueConstraint(condition=models.Q(('player__isnull', False)), fields=('email', 'player'), name='subscription_unique_player'), models.UniqueConstraint(condition=models.Q(('club__isnull', False)), fields=('email', 'club'), name='subscription_unique_club')],
+                "verbose_name": "Abonnement",
+                "verbose_name_plural": "Abonnements",
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("club__isnull", True), ("player__isnull", False)),
+                            models.Q(("club__isnull", False), ("player__isnull", True)),
+                            _connector="OR",
+                        ),
+                        name="subscription_one_target",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("player__isnull", False)),
+                        fields=("email", "player"),
+                        name="subscription_unique_player",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("club__isnull", False)),
+                        fields=("email", "club"),
+                        name="subscription_unique_club",
+                    ),
+                ],
             },
         ),
     ]

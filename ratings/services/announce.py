@@ -23,9 +23,7 @@ def announce_rating_changes(
     (a rolled-back save announces nothing). A saved tournament is announced even if no DWZ changed (its
     players' evaluation is news); a recalculation that changed nothing else is not. ``chain``: the
     background replay of the chain after a saved tournament (already announced): every change a revision."""
-    changes = {
-        pk: (old, new) for pk, (old, new) in report.rating_changes.items() if old != new
-    }
+    changes = {pk: (old, new) for pk, (old, new) in report.rating_changes.items() if old != new}
     if not changes and (tournament_id is None or removed or chain):
         return
     transaction.on_commit(

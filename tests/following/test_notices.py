@@ -129,4 +129,3 @@ def test_english_mail(django_capture_on_commit_callbacks):
     _save_late(h, django_capture_on_commit_callbacks)
     assert "Recalculated" in mail.outbox[0].body
     assert "Neu berechnet" not in mail.outbox[0].body
-

@@ -100,7 +100,7 @@ def test_card_and_club_link_feed_and_form(client):
     h = history()
     card = client.get(h.c.get_absolute_url()).content.decode()
     feed = reverse("following:player-feed", args=[h.c.key])
-    assert f'<link rel="alternate" type="application/atom+xml"' in card and f'href="{feed}"' in card
+    assert '<link rel="alternate" type="application/atom+xml"' in card and f'href="{feed}"' in card
     assert reverse("following:follow-player", args=[h.c.key]) in card
     club = client.get(h.club.get_absolute_url()).content.decode()
     assert reverse("following:club-feed", args=[h.club.zps]) in club
