@@ -60,7 +60,7 @@ def _follow(request: HttpRequest, *, player: Player | None = None, club: Club | 
                     language=(get_language() or "de")[:2],
                 )
             return render(request, "following/requested.html", {"target": target})
-    status = 400 if request.method == "POST" else 200
+    status = 429 if form.non_field_errors() else 200  # an invalid address is the form's message
     return render(request, "following/follow.html", {"form": form, "target": target}, status=status)
 
 
