@@ -129,3 +129,21 @@ def test_english_mail(django_capture_on_commit_callbacks):
     _save_late(h, django_capture_on_commit_callbacks)
     assert "Recalculated" in mail.outbox[0].body
     assert "Neu berechnet" not in mail.outbox[0].body
+
+
+def test_a_chain_left_to_the_background_is_announced_by_the_job(settings, django_capture_on_commit_callbacks):
+    h = history()
+    settings.RECALCULATION_BACKGROUND_SECONDS = -1  # the save replays up to its own tournament only
+    c_before = Evaluation.objects.get(tournament=h.later, player=h.c).dwz_new
+    follow("fan-c@example.org", player=h.c)
+    follow("fan-a@example.org", player=h.a)
+    with django_capture_on_commit_callbacks(execute=True):
+        late_tournament(h)
+    c_after = Evaluation.objects.get(tournament=h.later, player=h.c).dwz_new
+    assert c_after != c_before  # the job ran (immediate backend)
+    assert sorted(m.to[0] for m in mail.outbox) == ["fan-a@example.org", "fan-c@example.org"]
+    c_mail = next(m for m in mail.outbox if m.to == ["fan-c@example.org"])
+    assert f"DWZ {c_before} → {c_after}" in c_mail.body and "Nachgereichtes Februar-Turnier" in c_mail.body
+    # a's revision by the job waits for the next digest: at most one mail an hour
+    sent, _ = digests_send(now=hours_later(1.01))
+    assert sent == 1 and mail.outbox[-1].to == ["fan-a@example.org"]
