@@ -25,12 +25,12 @@ from .models import NoticeKind, RatingNotice, Subscription
 from .tokens import cancel_token, confirm_token
 
 
-def absolute(path: str) -> str:
+def _absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def cancel_url(subscription: Subscription) -> str:
-    return absolute(reverse("following:cancel", args=[cancel_token(subscription.pk)]))
+def _cancel_url(subscription: Subscription) -> str:
+    return _absolute(reverse("following:cancel", args=[cancel_token(subscription.pk)]))
 
 
 def _headers(unsubscribe: str) -> dict[str, str]:
@@ -73,7 +73,7 @@ def subscription_request(
     _send(
         subscription,
         "confirm",
-        confirm_url=absolute(reverse("following:confirm", args=[confirm_token(subscription.pk)])),
+        confirm_url=_absolute(reverse("following:confirm", args=[confirm_token(subscription.pk)])),
     )
     return True
 
@@ -211,13 +211,13 @@ def digests_send(
 
 def _send(subscription: Subscription, template: str, **context: object) -> None:
     target = subscription.target
-    unsubscribe = cancel_url(subscription)  # once: a signed link carries its time
+    unsubscribe = _cancel_url(subscription)  # once: a signed link carries its time
     with translation.override(subscription.language):
         context = {
             **context,
             "subscription": subscription,
             "target": target,
-            "target_url": absolute(target.get_absolute_url()),
+            "target_url": _absolute(target.get_absolute_url()),
             "cancel_url": unsubscribe,
             "site_url": settings.SITE_URL,
         }
