@@ -7,6 +7,7 @@ tournament). Newest first, ``ITEMS`` of them."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.syndication.views import Feed
@@ -41,7 +42,7 @@ def _at_noon(day: datetime.date) -> datetime.datetime:
     return datetime.datetime.combine(day, datetime.time(12), tzinfo=timezone.get_current_timezone())
 
 
-def _evaluation_items(player_ids: list[int], *, with_name: bool) -> list[FeedItem]:
+def _evaluation_items(player_ids: Iterable[int], *, with_name: bool) -> list[FeedItem]:
     rows = (
         Evaluation.objects.filter(player_id__in=player_ids)
         .select_related("tournament", "player")
@@ -69,7 +70,7 @@ def _evaluation_items(player_ids: list[int], *, with_name: bool) -> list[FeedIte
     return items
 
 
-def _revision_items(player_ids: list[int], *, with_name: bool) -> list[FeedItem]:
+def _revision_items(player_ids: Iterable[int], *, with_name: bool) -> list[FeedItem]:
     rows = (
         RatingNotice.objects.filter(player_id__in=player_ids, kind=NoticeKind.REVISED)
         .select_related("player")
@@ -105,7 +106,7 @@ class _RatingFeed(Feed):
         merged = _evaluation_items(ids, with_name=with_name) + _revision_items(ids, with_name=with_name)
         return sorted(merged, key=lambda item: item.date, reverse=True)[:ITEMS]
 
-    def player_ids(self, obj) -> list[int]:
+    def player_ids(self, obj) -> Iterable[int]:
         raise NotImplementedError
 
     def item_title(self, item: FeedItem) -> str:
@@ -136,7 +137,7 @@ class PlayerFeed(_RatingFeed):
             raise Http404(_("Diesen Spieler gibt es nicht."))
         return player
 
-    def player_ids(self, obj: Player) -> list[int]:
+    def player_ids(self, obj: Player) -> Iterable[int]:
         return [obj.pk]
 
     def title(self, obj: Player) -> str:
@@ -156,8 +157,9 @@ class ClubFeed(_RatingFeed):
             raise Http404(_("Diesen Verein gibt es nicht."))
         return club
 
-    def player_ids(self, obj: Club) -> list[int]:
-        return list(Membership.objects.current().filter(club=obj).values_list("player_id", flat=True))
+    def player_ids(self, obj: Club) -> Iterable[int]:
+        # a subquery, not a list: a large club's members stay in the database
+        return Membership.objects.current().filter(club=obj).values_list("player_id", flat=True)
 
     def title(self, obj: Club) -> str:
         return _("DWZ der Mitglieder von %(name)s") % {"name": obj.name}

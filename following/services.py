@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 from ratings.models import Club, Evaluation, Membership, Player, Tournament
 
 from .models import NoticeKind, RatingNotice, Subscription
-from .tokens import cancel_token, confirm_token
+from .tokens import CONFIRM_DAYS, cancel_token, confirm_token
 
 
 def _absolute(path: str) -> str:
@@ -90,6 +90,13 @@ def subscription_confirm(*, subscription_id: int) -> Subscription | None:
         subscription.notified_up_to = latest
         subscription.save(update_fields=["confirmed_at", "last_mailed_at", "notified_up_to"])
     return subscription
+
+
+def unconfirmed_purge(*, now: datetime.datetime | None = None) -> int:
+    """Delete the subscriptions nobody confirmed within the link's validity (their addresses with them)."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(days=CONFIRM_DAYS)
+    deleted, _ = Subscription.objects.filter(confirmed_at__isnull=True, created_at__lt=cutoff).delete()
+    return deleted
 
 
 def subscription_cancel(*, subscription_id: int) -> bool:

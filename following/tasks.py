@@ -18,9 +18,10 @@ def rating_notices_task(
     chain: bool = False,
 ) -> int:
     """Record the notices of one recalculation (``changes``: ``[player, DWZ before, DWZ after]``) and mail
-    the digests they make due; returns the mails sent."""
-    from .services import notices_record
+    the digests they make due (and delete unconfirmed addresses past their link); returns the mails sent."""
+    from .services import notices_record, unconfirmed_purge
 
+    unconfirmed_purge()
     notices = notices_record(
         changes={int(pid): (old, new) for pid, old, new in changes},  # type: ignore[arg-type]
         tournament_id=tournament_id,
@@ -34,7 +35,11 @@ def rating_notices_task(
 
 @task()
 def digests_task() -> int:
-    """The digests held back by their hour or their address's limit."""
+    """The digests held back by their hour or their address's limit; unconfirmed addresses past their
+    link's validity are deleted."""
+    from .services import unconfirmed_purge
+
+    unconfirmed_purge()
     return _digests(players=None)
 
 

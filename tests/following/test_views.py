@@ -111,3 +111,15 @@ def test_card_and_club_link_feed_and_form(client):
     assert client.get(reverse("following:follow-player", args=[h.c.key])).status_code == 200
     assert client.get("/spieler/X9999-999/folgen/").status_code == 404
     assert client.get("/vereine/Z9999/feed.atom").status_code == 404
+
+
+def test_unconfirmed_addresses_are_deleted_after_a_week():
+    from following.services import unconfirmed_purge
+    from tests.following.support import hours_later
+
+    h = history()
+    Subscription.objects.create(email="never@example.org", player=h.a)
+    kept = follow("yes@example.org", player=h.b)
+    assert unconfirmed_purge(now=hours_later(24 * 6)) == 0
+    assert unconfirmed_purge(now=hours_later(24 * 7 + 1)) == 1
+    assert list(Subscription.objects.all()) == [kept]
