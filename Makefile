@@ -52,7 +52,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
-	DJANGO_SETTINGS_MODULE=dwzsite.settings_test $(BIN)/python manage.py makemigrations --check --dry-run ratings leagues
+	DJANGO_SETTINGS_MODULE=dwzsite.settings_test $(BIN)/python manage.py makemigrations --check --dry-run ratings leagues following
 
 format: $(STAMP)
 	$(BIN)/ruff format .

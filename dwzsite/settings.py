@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "ratings",
     "leagues",
+    "following",
 ]
 
 # Background work (a DSB list import): stored in the database, run by `manage.py db_worker` (`make run`
@@ -302,6 +303,16 @@ EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", EMAIL_PORT == 587)
 EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", EMAIL_PORT == 465)
 EMAIL_TIMEOUT = 10
+# Links in mails sent by the background worker (no request to take the host from): the site's address.
+SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://localhost:8000")
+# Following players and clubs (following/): one digest per subscription at most every so many minutes, at
+# most so many mails per address in that time, confirmation mails per address and day.
+FOLLOW_DIGEST_MINUTES = env_int("DJANGO_FOLLOW_DIGEST_MINUTES", 60)
+FOLLOW_MAILS_PER_ADDRESS = env_int("DJANGO_FOLLOW_MAILS_PER_ADDRESS", 10)
+FOLLOW_CONFIRMS_PER_DAY = env_int("DJANGO_FOLLOW_CONFIRMS_PER_DAY", 3)
+# Follow form POSTs per client address and window (ratings/web/throttle.py).
+FOLLOW_REQUEST_LIMIT = env_int("DJANGO_FOLLOW_REQUEST_LIMIT", 10)
+FOLLOW_REQUEST_WINDOW = 60 * env_int("DJANGO_FOLLOW_REQUEST_WINDOW_MINUTES", 60)
 # Without an SMTP server the mails (error reports included) go to the log, not to nowhere.
 EMAIL_BACKEND = (
     "django.core.mail.backends.smtp.EmailBackend"

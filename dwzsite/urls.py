@@ -27,4 +27,5 @@ urlpatterns = [
     path("", include("leagues.api.urls")),
     path("", include("leagues.urls")),
     path("", include("ratings.urls")),
+    path("", include("following.urls")),
 ]

@@ -42,6 +42,7 @@ from ratings.recalculation import (
 )
 
 from . import audit
+from .announce import announce_rating_changes
 
 if TYPE_CHECKING:
     from ratings.services.audit import Actor
@@ -219,6 +220,14 @@ def job_run(*, job_id: int) -> RecalculationJob | None:
         job.finished_at = timezone.now()
         job.error = ""
         job.save(update_fields=["status", "done", "total", "started_at", "finished_at", "error"])
+        cause = job.tournament
+        announce_rating_changes(
+            report=report,
+            tournament_id=None if cause is None else cause.pk,
+            tournament_name="" if cause is None else cause.name,
+            tournament_code=None if cause is None else cause.code,
+            chain=True,
+        )
         return job
 
     try:

@@ -31,6 +31,7 @@ from ratings.selectors import audit as audit_reads
 from ratings.tournament_checks import TournamentConflict, TournamentGone, games_validate
 
 from . import audit
+from .announce import announce_rating_changes
 from .background import recalculate_or_schedule
 
 if TYPE_CHECKING:
@@ -194,6 +195,12 @@ def _save(
         if mode:
             TournamentEntryMode.objects.update_or_create(tournament=tournament, defaults={"mode": mode})
         audit.record_tournament(tournament=tournament, before=before, user=user, action=action)
+        announce_rating_changes(
+            report=report,
+            tournament_id=tournament.pk,
+            tournament_name=tournament.name,
+            tournament_code=tournament.code,
+        )
         return report
 
 
@@ -276,6 +283,13 @@ def tournament_delete(
             changes=Changes(since=since, removed_tournaments=[tournament.pk]),
             until=until,
             user=user,
+        )
+        announce_rating_changes(
+            report=report,
+            tournament_id=tournament.pk,
+            tournament_name=tournament.name,
+            tournament_code=tournament.code,
+            removed=True,
         )
         tournament.delete()
         audit.record_tournament_delete(tournament=tournament, before=before, user=user)

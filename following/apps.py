@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class FollowingConfig(AppConfig):
+    name = "following"
+    verbose_name = _("Benachrichtigungen")
+
+    def ready(self) -> None:
+        from ratings.signals import ratings_changed
+
+        from .receivers import queue_notices
+
+        ratings_changed.connect(queue_notices, dispatch_uid="following.queue_notices")
