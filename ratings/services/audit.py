@@ -203,12 +203,12 @@ class GameChange:
         where = f"R{self.round}" + (f"/B{self.board}" if self.board else "")
         pair = f"{self.white} – {self.black if self.black is not None else '–'}"
         if self.old is not None and self.new is not None:
-            return f"{where}: {pair} {result_text(self.old)} → {result_text(self.new)}"
+            return f"{where}: {pair} {result_text(code=self.old)} → {result_text(code=self.new)}"
         shown = self.new if self.old is None else self.old
-        return f"{where}: {pair} {result_text(shown or '')}"
+        return f"{where}: {pair} {result_text(code=shown or '')}"
 
 
-def result_text(code: str) -> str:
+def result_text(*, code: str) -> str:
     """A stored result code as the officer writes it (``1/2-1/2`` → ``½-½``)."""
     return "½-½" if code == "1/2-1/2" else code
 

@@ -141,7 +141,7 @@ class GameChangeRow:
 def _result_shown(code: str) -> str:
     if code in BYE_RESULTS:
         return str(dict(ResultCode.choices).get(code, code))
-    return audit.result_text(code)
+    return audit.result_text(code=code)
 
 
 def _game_row(change: audit.GameChange) -> GameChangeRow:
