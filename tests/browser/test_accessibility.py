@@ -7,36 +7,34 @@ axe is loaded from the live server's own static files (``add_script_tag(url=...)
 Security Policy allows scripts from 'self' only, so an inline copy (``path=``) would be refused, as any other
 inline script on these pages is."""
 
+import datetime
 import io
 import pprint
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db.models import Count
 
 from leagues.models import Division, Match, RankingList, Season, Team
-from ratings.models import Club, Player, Tournament
+from ratings.models import Club, FrozenList, Player, Tournament
 from ratings.models.officer import TournamentMode
+from ratings.services.frozen_lists import frozen_list_create
+from tests.axe_support import serious_violations
 
 TRF = Path(__file__).resolve().parent.parent / "data" / "trf" / "lichess-swiss-2020-06.trf"
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-AXE = "/static/vendor/axe-core/axe.min.js"
-RUN_AXE = """async () => {
-  const result = await axe.run(document, {resultTypes: ['violations']});
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({rule: v.id, impact: v.impact, help: v.help,
-                  nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 8), count: v.nodes.length}));
-}"""
 
 
 @pytest.fixture
 def demo():
     call_command("seed_demo", stdout=io.StringIO())
     call_command("seed_league_demo", stdout=io.StringIO())
+    # A Stichtagsliste, frozen as an admin would (issue 30), for its public page.
+    admin = get_user_model().objects.get(username="admin")
+    frozen_list_create(user=admin, name="Rangliste 31.12.2024", stichtag=datetime.date(2024, 12, 31))
 
 
 def _public_pages() -> list[str]:
@@ -82,6 +80,13 @@ def _public_pages() -> list[str]:
         *(f"/ligen/staffel/{d.pk}/" for d in Division.objects.order_by("pk")),
         f"/ligen/staffel/{division.pk}/runde/1/",
         f"/ligen/mannschaft/{team.pk}/",
+        # As of a Stichtag, the frozen lists, following (issue 30).
+        "/ranglisten/?stichtag=2024-12-31",
+        f"/spieler/{player.key}/?stichtag=2024-12-31",
+        "/ranglisten/stichtag/",
+        f"/ranglisten/stichtag/{FrozenList.objects.get().pk}/",
+        f"/spieler/{player.key}/folgen/",
+        f"/vereine/{club.zps}/folgen/",
     ]
 
 
@@ -94,6 +99,13 @@ def _officer_pages() -> list[str]:
     swiss = mine.annotate(n=Count("entries")).order_by("-n", "pk").first()
     assert swiss is not None
     pk = swiss.pk
+    round_robin = (
+        Tournament.objects.filter(
+            organiser_club__organisation__code="C05", entry_mode__mode=TournamentMode.ROUND_ROBIN
+        ).first()
+        or Tournament.objects.filter(organiser_club__organisation__code="C05").exclude(pk=pk).first()
+    )
+    assert round_robin is not None
     return [
         "/referent/",
         "/referent/bericht/",
@@ -108,6 +120,8 @@ def _officer_pages() -> list[str]:
         f"/turniere/{pk}/runden/1/",
         f"/turniere/{pk}/loeschen/",
         f"/turniere/{pk}/dsb-export/",
+        f"/turniere/{round_robin.pk}/kreuztabelle/",
+        "/referent/stichtagslisten/",
         f"/ligen/rangliste/{RankingList.objects.order_by('pk').values_list('pk', flat=True)[0]}/",
         "/passwort/",
     ]
@@ -146,6 +160,8 @@ def _admin_pages() -> list[str]:
         f"/admin/ratings/tournament/{tournament.pk}/change/",
         "/admin/ratings/listimport/",
         "/admin/ratings/listimport/add/",
+        "/admin/ratings/listimport/add/?art=verbandsbaum",
+        "/admin/ratings/organisation/",
         "/admin/ratings/auditevent/",
         "/admin/leagues/season/",
         f"/admin/leagues/division/{Division.objects.order_by('pk').first().pk}/change/",
@@ -153,8 +169,7 @@ def _admin_pages() -> list[str]:
 
 
 def _axe(page, key, found):
-    page.add_script_tag(url=AXE)
-    violations = page.evaluate(RUN_AXE)
+    violations = serious_violations(page)
     if violations:
         found[key] = violations
 

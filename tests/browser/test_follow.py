@@ -9,16 +9,11 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from following.models import Subscription
+from tests.axe_support import serious_violations
 from tests.builders import collect_errors, player
 from tests.factories import ClubFactory, MembershipFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-AXE = "/static/vendor/axe-core/axe.min.js"
-RUN_AXE = """async () => {
-  const result = await axe.run(document, {resultTypes: ['violations']});
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
-}"""
 
 
 @pytest.mark.parametrize("width", [1366, 390])
@@ -35,8 +30,7 @@ def test_follow_a_player(live_server, page, width, settings):
     page.get_by_role("link", name="Bei Änderungen benachrichtigen").click()
     expect(page.locator("h1")).to_have_text("Müller, Hans folgen")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    page.add_script_tag(url=AXE)
-    assert page.evaluate(RUN_AXE) == []
+    assert serious_violations(page) == []
     expect(page.locator("#follow-website")).to_be_hidden()  # the honeypot
 
     page.fill("#id_email", "kein-at")

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from ratings.models import Club, Game, Organisation, Tournament, TournamentEntry
 from ratings.models.officer import OfficerScope, TournamentEntryMode, TournamentMode
 from ratings.services import tournament_save_results
+from tests.axe_support import serious_violations
 from tests.builders import club_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -67,6 +68,7 @@ def test_officer_sees_what_a_save_changed_and_restores_the_version_before(live_s
     expect(page.locator("#saved-changes")).to_contain_text("Name: Vereinsmeisterschaft → VM 2024")
     expect(page.locator("#restore-previous")).to_be_visible()
     assert _fits(page)
+    assert serious_violations(page) == []
 
     # The trail on the head page: the version before the result correction.
     page.goto(f"{live_server.url}/turniere/{tournament.pk}/bearbeiten/")
@@ -77,6 +79,7 @@ def test_officer_sees_what_a_save_changed_and_restores_the_version_before(live_s
     expect(changes).to_contain_text("Runde 1, Brett 1: Anton, Test – Berta, Test 0-1 → 1-0")
     expect(changes).to_contain_text("Name: VM 2024 → Vereinsmeisterschaft")  # the whole version comes back
     assert _fits(page)
+    assert serious_violations(page) == []
     page.locator("#restore-confirm").click()
 
     expect(page).to_have_url(re.compile(r"/referent/bericht/$"))
