@@ -1,0 +1,82 @@
+"""The generation of the public pages (issue 31): bumped in the same transaction as every write that changes
+what a public page or API answer shows; the page cache (``dwzsite.page_cache``) puts it in every key and ETag.
+
+- ``lock_ratings()`` bumps the ``RATINGS`` row right after taking the rating lock: the recalculation, the
+  imports (DSB list, TRF, JSON), merges, adjustments, tournament saves and deletes, league match approvals
+  and evaluations all hold that lock.
+- Any other ``save()`` or ``delete()`` of a model of ``ratings`` or ``leagues`` (an officer's player or club
+  edit, the admin, a league match report, a publication flag) bumps the ``OTHER`` row through the model
+  signals (``connect_signals``) unless its transaction already bumped.
+- A write that changes public pages through ``QuerySet.update()``/``bulk_*`` without the rating lock calls
+  ``bump_generation()`` itself.
+
+Each transaction bumps each row once: a sentinel in the connection's on-commit callbacks says it did (Django
+drops the callbacks of a rolled-back transaction or savepoint together with the bump).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F
+from django.db.models.signals import post_delete, post_save
+from django.utils import timezone
+
+from ratings.models import PageGeneration
+
+# Models whose writes never change a public page (the generation itself; the cache's own bookkeeping).
+_QUIET_MODELS = {"pagegeneration", "recalculationjob", "auditevent", "tournamentdraft", "ratingstate"}
+_APPS = {"ratings", "leagues"}
+
+
+def _bumped_ratings() -> None:
+    """Sentinel: this transaction bumped the ``RATINGS`` row (runs after commit, does nothing)."""
+
+
+def _bumped_other() -> None:
+    """Sentinel: this transaction bumped the ``OTHER`` row."""
+
+
+_SENTINELS = {PageGeneration.RATINGS: _bumped_ratings, PageGeneration.OTHER: _bumped_other}
+
+
+def _already(sentinel: Any) -> bool:
+    return any(entry[1] is sentinel for entry in connection.run_on_commit)
+
+
+def bump_generation(*, row: int = PageGeneration.OTHER) -> None:
+    """Count one more generation of the public pages, in the caller's transaction (once per transaction)."""
+    sentinel = _SENTINELS[row]
+    atomic = connection.in_atomic_block
+    if atomic and (_already(sentinel) or (row == PageGeneration.OTHER and _already(_bumped_ratings))):
+        return
+    now = timezone.now()
+    if not PageGeneration.objects.filter(pk=row).update(value=F("value") + 1, changed_at=now):
+        PageGeneration.objects.get_or_create(pk=row, defaults={"value": 1, "changed_at": now})
+    if atomic:
+        transaction.on_commit(sentinel)
+
+
+def current_generation() -> tuple[str, datetime.datetime | None]:
+    """``("12.5", changed_at)``: both counters and the time of the later change (a read, no lock)."""
+    rows = dict.fromkeys(_SENTINELS, (0, None))
+    rows.update(
+        {pk: (value, at) for pk, value, at in PageGeneration.objects.values_list("pk", "value", "changed_at")}
+    )
+    values = [rows[pk][0] for pk in sorted(rows)]
+    times = [at for _, at in rows.values() if at is not None]
+    return ".".join(str(value) for value in values), max(times, default=None)
+
+
+def _on_write(sender: type, **kwargs: Any) -> None:
+    meta = sender._meta  # type: ignore[attr-defined]
+    if meta.app_label in _APPS and meta.model_name not in _QUIET_MODELS and not kwargs.get("raw"):
+        bump_generation()
+
+
+def connect_signals() -> None:
+    """Every save or delete of a ``ratings`` or ``leagues`` model bumps (``AppConfig.ready``)."""
+    post_save.connect(_on_write, dispatch_uid="page-generation-save")
+    post_delete.connect(_on_write, dispatch_uid="page-generation-delete")
