@@ -11,7 +11,7 @@ what a public page or API answer shows; the page cache (``dwzsite.page_cache``) 
   ``bump_generation()`` itself.
 
 Each transaction bumps each row once: a sentinel in the connection's on-commit callbacks says it did (Django
-drops the callbacks of a rolled-back transaction or savepoint together with the bump).
+drops the callbacks of a rolled-back transaction or savepoint together with the bump; ``_already``).
 """
 
 from __future__ import annotations
@@ -43,7 +43,12 @@ _SENTINELS = {PageGeneration.RATINGS: _bumped_ratings, PageGeneration.OTHER: _bu
 
 
 def _already(sentinel: Any) -> bool:
-    return any(entry[1] is sentinel for entry in connection.run_on_commit)
+    """The sentinel was registered in a block that is still open around us (its savepoints a subset of the
+    current ones): that bump commits or rolls back together with this write. A block released since (a test's
+    transaction holds several services' blocks) does not count: a reader in the same transaction would
+    otherwise see new rows under the old generation."""
+    current = set(connection.savepoint_ids)
+    return any(func is sentinel and sids <= current for sids, func, *_ in connection.run_on_commit)
 
 
 def bump_generation(*, row: int = PageGeneration.OTHER) -> None:
