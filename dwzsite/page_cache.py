@@ -23,6 +23,7 @@ Every answer of a cacheable request carries an ``ETag`` and ``Last-Modified`` fr
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,7 @@ from django.utils.http import http_date, parse_etags, parse_http_date_safe
 
 from ratings.generation import current_generation
 
+logger = logging.getLogger(__name__)
 _STATE = "_page_cache"
 # Request headers a view may answer differently on (htmx fragments); part of the key.
 _HTMX_HEADERS = (
@@ -126,7 +128,10 @@ class PageCacheMiddleware:
             return response
         if _storable(request, response):
             headers = [(name, value) for name, value in response.items() if name.lower() not in _UNSTORED]
-            caches[settings.PAGE_CACHE_ALIAS].set(page.key, (response.content, headers))
+            try:
+                caches[settings.PAGE_CACHE_ALIAS].set(page.key, (response.content, headers))
+            except Exception:  # a cache that fails (Redis away, no table) costs speed, not the page
+                logger.warning("page cache: storing %s failed", request.path, exc_info=True)
             return page.headers(response)
         return response
 
@@ -144,7 +149,11 @@ class PageCacheMiddleware:
         if page.not_modified(request):
             page.hit = True
             return page.headers(HttpResponseNotModified())
-        stored = caches[settings.PAGE_CACHE_ALIAS].get(page.key)
+        try:
+            stored = caches[settings.PAGE_CACHE_ALIAS].get(page.key)
+        except Exception:  # as above: the page is rendered
+            logger.warning("page cache: reading %s failed", request.path, exc_info=True)
+            stored = None
         if stored is None:
             return None
         page.hit = True

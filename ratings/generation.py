@@ -16,12 +16,13 @@ drops the callbacks of a rolled-back transaction or savepoint together with the 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils import timezone
 
 from ratings.models import PageGeneration
@@ -81,7 +82,15 @@ def _on_write(sender: type, **kwargs: Any) -> None:
         bump_generation()
 
 
-def connect_signals() -> None:
-    """Every save or delete of a ``ratings`` or ``leagues`` model bumps (``AppConfig.ready``)."""
+def _after_migrate(**kwargs: Any) -> None:
+    # A deploy runs ``migrate``: pages rendered by the old templates and code are not served again.
+    with contextlib.suppress(DatabaseError):  # ``migrate ratings zero``: no table to count in
+        bump_generation()
+
+
+def connect_signals(sender: Any) -> None:
+    """Every save or delete of a ``ratings`` or ``leagues`` model bumps, and every ``migrate``
+    (``AppConfig.ready``)."""
     post_save.connect(_on_write, dispatch_uid="page-generation-save")
     post_delete.connect(_on_write, dispatch_uid="page-generation-delete")
+    post_migrate.connect(_after_migrate, sender=sender, dispatch_uid="page-generation-migrate")
