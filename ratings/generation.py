@@ -67,13 +67,13 @@ def bump_generation(*, row: int = PageGeneration.OTHER) -> None:
 
 def current_generation() -> tuple[str, datetime.datetime | None]:
     """``("12.5", changed_at)``: both counters and the time of the later change (a read, no lock)."""
-    rows = dict.fromkeys(_SENTINELS, (0, None))
-    rows.update(
-        {pk: (value, at) for pk, value, at in PageGeneration.objects.values_list("pk", "value", "changed_at")}
-    )
-    values = [rows[pk][0] for pk in sorted(rows)]
-    times = [at for _, at in rows.values() if at is not None]
-    return ".".join(str(value) for value in values), max(times, default=None)
+    values: dict[int, int] = dict.fromkeys(_SENTINELS, 0)
+    times: list[datetime.datetime] = []
+    for pk, value, at in PageGeneration.objects.values_list("pk", "value", "changed_at"):
+        values[pk] = value
+        if at is not None:
+            times.append(at)
+    return ".".join(str(values[pk]) for pk in sorted(values)), max(times, default=None)
 
 
 def _on_write(sender: type, **kwargs: Any) -> None:
