@@ -52,7 +52,9 @@ print(p.key, t.pk, c.zps)')
 
 # gunicorn reads ./gunicorn.conf.py when the checkout has one; the command line pins what we compare.
 start() {
-  DWZ_PAGE_CACHE=$1 "$BIN/gunicorn" --workers "$WORKERS" --bind "127.0.0.1:$PORT" --log-level warning dwzsite.wsgi &
+  # Its access log (gunicorn.conf.py) goes to a file: the JSON lines stay readable.
+  DJANGO_SETTINGS_MODULE=dwzsite.settings DWZ_PAGE_CACHE=$1 "$BIN/gunicorn" --workers "$WORKERS" \
+    --bind "127.0.0.1:$PORT" --log-level warning dwzsite.wsgi >>"$work/gunicorn.log" 2>&1 &
   server=$!
   for _ in $(seq 1 50); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/health/" && break
     curl -fs -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done

@@ -284,3 +284,21 @@ def test_the_page_cache_runs_on_redis(settings):
         pytest.skip("no Redis on 127.0.0.1:6379")
     assert cache.get("page-cache-test") == (b"x", [])
     cache.delete("page-cache-test")
+
+
+def test_a_shared_page_holds_no_csrf_token_and_the_language_switch_still_works(e2):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.get(_card(e2["player"]))
+    assert b"csrfmiddlewaretoken" not in response.content and b"x-csrftoken" not in response.content
+    assert "csrftoken" not in response.cookies
+    switched = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert switched.status_code == 302
+    assert "Rating list" in _text(client, "/") or "DWZ for clubs" in _text(client, "/")
+
+
+def test_the_calculator_form_with_its_token_is_not_shared(client):
+    url = reverse("ratings:calculator")
+    first = client.get(url)
+    assert b"csrfmiddlewaretoken" in first.content and "ETag" not in first
