@@ -14,7 +14,8 @@ that changes a public page), the language, the full path with its query string (
 sorting, page) and the htmx headers (a fragment is not the page). A new generation makes every old key
 unreachable: nothing is deleted, old entries expire (``TIMEOUT``) or are culled.
 
-Every answer of a cacheable request carries an ``ETag`` and ``Last-Modified`` from the generation, and
+Every answer of a cacheable request carries an ``ETag`` and ``Last-Modified`` from the generation (only the
+ETag answers 304: ``_Page.not_modified``), and
 ``Cache-Control: public, max-age=60, stale-while-revalidate=300`` (``PAGE_CACHE_MAX_AGE``,
 ``PAGE_CACHE_STALE_WHILE_REVALIDATE``): a club website polling the API, or a browser coming back, asks with
 ``If-None-Match`` and gets ``304 Not Modified`` without a page rendered.
@@ -31,7 +32,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
-from django.utils.http import http_date, parse_etags, parse_http_date_safe
+from django.utils.http import http_date, parse_etags
 
 from ratings.generation import current_generation
 
@@ -58,6 +59,9 @@ class _Page:
         parts = [
             generation,
             getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE),
+            # Pages and API answers hold absolute links (the API's ``url``s): per host and scheme.
+            request.scheme,
+            request.get_host(),
             request.get_full_path(),
             *(request.META.get(name, "") for name in _HTMX_HEADERS),
         ]
@@ -79,14 +83,11 @@ class _Page:
         return response
 
     def not_modified(self, request: HttpRequest) -> bool:
-        """The client's copy is current: its ETag matches, or (no ETag sent) it is not older than the
-        generation."""
-        if_none_match = request.META.get("HTTP_IF_NONE_MATCH")
-        if if_none_match:
-            etags = parse_etags(if_none_match)
-            return "*" in etags or self.etag in etags or f"W/{self.etag}" in etags
-        since = parse_http_date_safe(request.META.get("HTTP_IF_MODIFIED_SINCE") or "")
-        return since is not None and self.last_modified is not None and int(self.last_modified) <= since
+        """The client's copy is current: its ETag matches. ``If-Modified-Since`` alone never answers 304:
+        ``Last-Modified`` has whole seconds, and two generations in one second would leave a client with the
+        older page for good; it is sent for information (and for caches that compare it)."""
+        etags = parse_etags(request.META.get("HTTP_IF_NONE_MATCH") or "")
+        return "*" in etags or self.etag in etags or f"W/{self.etag}" in etags
 
 
 def _public_view(view_func: Callable[..., Any]) -> bool:

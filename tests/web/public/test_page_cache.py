@@ -211,7 +211,8 @@ def test_etag_answers_304_until_the_generation_changes(client, e2):
     assert response["Last-Modified"]
     again = client.get(url, headers={"if-none-match": etag})
     assert again.status_code == 304 and again["ETag"] == etag and not again.content
-    assert client.get(url, headers={"if-modified-since": response["Last-Modified"]}).status_code == 304
+    # Whole seconds cannot tell two generations of one second apart: only the ETag answers 304.
+    assert client.get(url, headers={"if-modified-since": response["Last-Modified"]}).status_code == 200
     generation = current_generation()[0]
     adjustment_save(
         adjustment=RatingAdjustment(
