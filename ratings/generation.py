@@ -10,8 +10,7 @@ what a public page or API answer shows; the page cache (``dwzsite.page_cache``) 
 - A write that changes public pages through ``QuerySet.update()``/``bulk_*`` without the rating lock calls
   ``bump_generation()`` itself.
 
-Each transaction bumps each row once: a sentinel in the connection's on-commit callbacks says it did (Django
-drops the callbacks of a rolled-back transaction or savepoint together with the bump; ``_already``).
+Each transaction bumps each row once (``_already``: a mark on the connection tied to the transaction).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import contextlib
 import datetime
 from typing import Any
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.db.models import F
 from django.db.models.signals import post_delete, post_migrate, post_save
 from django.utils import timezone
@@ -32,42 +31,50 @@ _QUIET_MODELS = {"pagegeneration", "recalculationjob", "auditevent", "tournament
 _APPS = {"ratings", "leagues"}
 
 
-def _bumped_ratings() -> None:
-    """Sentinel: this transaction bumped the ``RATINGS`` row (runs after commit, does nothing)."""
+_ROWS = (PageGeneration.RATINGS, PageGeneration.OTHER)
+_MARKS = "_page_generation_marks"
 
 
-def _bumped_other() -> None:
-    """Sentinel: this transaction bumped the ``OTHER`` row."""
+def _already(row: int) -> bool:
+    """This transaction bumped ``row`` already, in a block still open around us.
+
+    The mark holds the connection's list of on-commit callbacks, which Django replaces at every commit and
+    rollback (of a savepoint too), and the savepoints open then: the bump counts while that list is current
+    and those savepoints are still open (a subset of today's). A block released since (a test's transaction
+    holds several services' blocks) does not count: a reader in the same transaction would otherwise see new
+    rows under the old generation. Nothing is registered as a callback (tests count them)."""
+    conn = transaction.get_connection()
+    mark = getattr(conn, _MARKS, {}).get(row)
+    if mark is None:
+        return False
+    hooks, savepoints = mark
+    return hooks is conn.run_on_commit and savepoints <= set(conn.savepoint_ids)
 
 
-_SENTINELS = {PageGeneration.RATINGS: _bumped_ratings, PageGeneration.OTHER: _bumped_other}
-
-
-def _already(sentinel: Any) -> bool:
-    """The sentinel was registered in a block that is still open around us (its savepoints a subset of the
-    current ones): that bump commits or rolls back together with this write. A block released since (a test's
-    transaction holds several services' blocks) does not count: a reader in the same transaction would
-    otherwise see new rows under the old generation."""
-    current = set(connection.savepoint_ids)
-    return any(func is sentinel and sids <= current for sids, func, *_ in connection.run_on_commit)
+def _mark(row: int) -> None:
+    conn = transaction.get_connection()
+    marks = getattr(conn, _MARKS, None)
+    if marks is None:
+        marks = {}
+        setattr(conn, _MARKS, marks)
+    marks[row] = (conn.run_on_commit, frozenset(conn.savepoint_ids))
 
 
 def bump_generation(*, row: int = PageGeneration.OTHER) -> None:
     """Count one more generation of the public pages, in the caller's transaction (once per transaction)."""
-    sentinel = _SENTINELS[row]
-    atomic = connection.in_atomic_block
-    if atomic and (_already(sentinel) or (row == PageGeneration.OTHER and _already(_bumped_ratings))):
+    atomic = transaction.get_connection().in_atomic_block
+    if atomic and (_already(row) or (row == PageGeneration.OTHER and _already(PageGeneration.RATINGS))):
         return
     now = timezone.now()
     if not PageGeneration.objects.filter(pk=row).update(value=F("value") + 1, changed_at=now):
         PageGeneration.objects.get_or_create(pk=row, defaults={"value": 1, "changed_at": now})
     if atomic:
-        transaction.on_commit(sentinel)
+        _mark(row)
 
 
 def current_generation() -> tuple[str, datetime.datetime | None]:
     """``("12.5", changed_at)``: both counters and the time of the later change (a read, no lock)."""
-    values: dict[int, int] = dict.fromkeys(_SENTINELS, 0)
+    values: dict[int, int] = dict.fromkeys(_ROWS, 0)
     times: list[datetime.datetime] = []
     for pk, value, at in PageGeneration.objects.values_list("pk", "value", "changed_at"):
         values[pk] = value

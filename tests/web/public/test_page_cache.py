@@ -261,6 +261,9 @@ def test_the_rating_lock_bumps_in_the_writers_transaction(db):
         Player.objects.create(key="X1", surname="Neu", first_name="N")  # the same transaction: no second bump
         assert current_generation()[0] == second
     assert first != second == current_generation()[0]
+    with transaction.atomic():  # the next transaction counts again
+        lock_ratings()
+    assert current_generation()[0] != second
 
 
 def test_the_page_cache_runs_on_redis(settings):
