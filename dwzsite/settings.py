@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "dwzsite.middleware.SlidingSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Public pages for anonymous visitors from the page cache (ETag, 304); after auth and messages.
+    "dwzsite.page_cache.PageCacheMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # A write that waited too long for the rating lock answers 503 with the posted input kept.
@@ -244,6 +246,38 @@ CACHES = {
     },
 }
 THROTTLE_CACHE = "throttle"
+
+
+def page_cache() -> dict:
+    """The page cache (``dwzsite.page_cache``): shared by every worker and web server. A database table by
+    default (``manage.py createcachetable``, run by ``make run``); ``CACHE_URL`` or ``REDIS_URL``
+    (``redis://host:6379/0``) switches to django's Redis backend (docs/operations.md)."""
+    url = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+    timeout = env_int("DWZ_PAGE_CACHE_TIMEOUT", 3600)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, "TIMEOUT": timeout}
+    if url:
+        raise ImproperlyConfigured(f"CACHE_URL: only redis:// is understood, not {url!r}")
+    # Keys carry the generation: old pages are never served, they only wait for the cull.
+    return {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "dwz_pages",
+        "TIMEOUT": timeout,
+        "OPTIONS": {"MAX_ENTRIES": env_int("DWZ_PAGE_CACHE_ENTRIES", 20_000)},
+    }
+
+
+CACHES["pages"] = page_cache()
+# Public pages and API answers for anonymous visitors, keyed by the ratings generation (issue 31).
+PAGE_CACHE = env_bool("DWZ_PAGE_CACHE", True)
+PAGE_CACHE_ALIAS = "pages"
+# Views cached: those whose module starts with one of these; minus those of PAGE_CACHE_EXCLUDED_VIEWS.
+PAGE_CACHE_VIEWS = ["ratings.web.public", "ratings.api", "leagues.web.public", "leagues.api"]
+# The progress page of a recalculation changes while it runs, without a generation.
+PAGE_CACHE_EXCLUDED_VIEWS = ["ratings.web.public.views.recalculation"]
+# Cache-Control of a cached page: browsers and proxies keep it a minute, then show it while asking again.
+PAGE_CACHE_MAX_AGE = env_int("DWZ_PAGE_CACHE_MAX_AGE", 60)
+PAGE_CACHE_STALE_WHILE_REVALIDATE = env_int("DWZ_PAGE_CACHE_STALE", 300)
 
 # Officers are logged out after this long without a request (sliding: every request pushes it on).
 SESSION_COOKIE_AGE = 60 * env_int("DJANGO_SESSION_IDLE_MINUTES", 30)

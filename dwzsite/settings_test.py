@@ -16,3 +16,6 @@ TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBacken
 # tests marked ``plausibility`` switch them on (tests/conftest.py). Commands the tests run in a subprocess
 # get this module too.
 PLAUSIBILITY_CHECKS = False
+# The page cache is switched on by the tests of it (tests/dwzsite/test_page_cache.py); other tests write rows
+# directly (not through the services that bump the generation) and read the page again.
+PAGE_CACHE = False

@@ -10,6 +10,9 @@ class RatingsConfig(AppConfig):
         from ratings.web import converters
 
         converters.register()
+        from ratings import generation
+
+        generation.connect_signals(self)
         # The recalculation and the engine at start-up, together: the digest that certifies stored rows
         # (``recalculation._base.code_digest``) is then read from the source this process runs, not from
         # files a later deploy replaced under it.

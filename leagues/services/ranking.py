@@ -6,6 +6,7 @@ from django.db import transaction
 
 from leagues.models import RankingEntry, RankingList
 from leagues.selectors.ratings_at import dwz_at
+from ratings.generation import bump_generation
 
 
 def ranking_snapshot(*, ranking_list: RankingList) -> int:
@@ -21,4 +22,6 @@ def ranking_snapshot(*, ranking_list: RankingList) -> int:
                 e.dwz, e.dwz_index = dwz, index
                 changed.append(e)
         RankingEntry.objects.bulk_update(changed, ["dwz", "dwz_index"])
+        if changed:
+            bump_generation()  # a bulk update: no model signal (``ratings.generation``)
         return len(changed)

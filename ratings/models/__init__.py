@@ -15,6 +15,7 @@ from .dsb_list import (
 from .evaluation import Evaluation, EvaluationDigest, Restpartie
 from .federation import Club, Organisation
 from .frozen_list import FrozenList, FrozenListRow
+from .generation import PageGeneration
 from .officer import OfficerScope, TournamentEntryMode
 from .player import Membership, MergedKey, Player
 from .recalculation import RecalculationJob, RecalculationJobStatus
@@ -39,6 +40,7 @@ __all__ = [
     "OfficialRating",
     "OfficialVerdict",
     "Organisation",
+    "PageGeneration",
     "Player",
     "RatingAdjustment",
     "RatingState",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
 
-from ratings.models import RatingState
+from ratings.generation import bump_generation
+from ratings.models import PageGeneration, RatingState
 
 ADVISORY_LOCK_KEY = 0x44575A  # "DWZ"
 
@@ -43,6 +44,8 @@ def lock_ratings() -> None:
         state = RatingState.objects.select_for_update().filter(pk=1).first()
         if state is None:
             RatingState.objects.get_or_create(pk=1)
+        # What public pages show may change with this write: the page cache's generation, same transaction.
+        bump_generation(row=PageGeneration.RATINGS)
     except OperationalError as exc:
         if is_lock_timeout(exc):
             raise RatingLockTimeout from exc

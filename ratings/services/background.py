@@ -30,6 +30,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from ratings.dwz.replay import OrderKey, day_start, tournament_order
+from ratings.generation import bump_generation
 from ratings.models import RecalculationJob, RecalculationJobStatus, Tournament
 from ratings.models.recalculation import UNFINISHED
 from ratings.recalculation import (
@@ -238,6 +239,7 @@ def job_run(*, job_id: int) -> RecalculationJob | None:
             error=traceback.format_exc(limit=20)[-4000:],
             finished_at=timezone.now(),
         )
+        bump_generation()  # the cards' "Neuberechnung läuft" notice goes (``ratings.generation``)
         raise
     finally:
         progress.close()

@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from ratings.generation import bump_generation
 from ratings.models import (
     Evaluation,
     ListImport,
@@ -155,6 +156,7 @@ def official_comparison_store(*, list_import: ListImport) -> dict[str, Any]:
         OfficialDifference.objects.bulk_create(differences, batch_size=BATCH)
         OfficialVerdict.objects.bulk_create(rows, batch_size=BATCH)
         _record_state_changes(list_import=list_import, rows=rows, before=before)
+        bump_generation()  # bulk writes: no model signal (``ratings.generation``)
     states = Counter(str(v.state) for v in verdicts.values())
     return {
         "compared": comparison.compared,

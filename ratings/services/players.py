@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from ratings.enums import AdjustmentKind, PlayerStatus
+from ratings.generation import bump_generation
 from ratings.models import Club, Evaluation, Membership, Player, RatingAdjustment
 from ratings.recalculation import RecalculationReport
 
@@ -49,6 +50,8 @@ def players_status_sync(*, player_ids: Iterable[int]) -> int:
             changed += (
                 Player.objects.filter(pk__in=pks[i : i + 900]).exclude(status=status).update(status=status)
             )
+    if changed:
+        bump_generation()  # a bulk update: no model signal (``ratings.generation``)
     return changed
 
 
