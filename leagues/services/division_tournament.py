@@ -109,7 +109,7 @@ def _sync_part(division: Division, item: PartGames, user, *, several: bool) -> N
     draft_rebase(tournament=tournament)
 
 
-def _replace(  # noqa: PLR0913 -- the part's rows and where they go
+def _replace(
     tournament: Tournament, head: dict, participants: list[int], rows: list[dict], user, division_id: int
 ) -> None:
     """An evaluated part: its stored games become the approved ones, evaluated at once."""

@@ -21,7 +21,12 @@ from ratings.recalculation import lock_ratings
 
 from .division_tournament import division_tournament_sync
 
-SCORE_FIELDS = ("home_board_points_halves", "away_board_points_halves", "home_match_points", "away_match_points")
+SCORE_FIELDS = (
+    "home_board_points_halves",
+    "away_board_points_halves",
+    "home_match_points",
+    "away_match_points",
+)
 PK_MAX = 2**63 - 1  # the largest primary key the database stores (BigAutoField)
 
 
@@ -129,11 +134,7 @@ def _fresh(match: Match) -> Match:
 def _locked(match: Match) -> Match:
     """The match read again under the lock, with its division and season (one query; the row lock only on
     the match)."""
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("division__season")
-        .get(pk=match.pk)
-    )
+    return Match.objects.select_for_update(of=("self",)).select_related("division__season").get(pk=match.pk)
 
 
 def match_report_save(*, match: Match, boards: Sequence[BoardReport], user) -> Match:
