@@ -37,7 +37,7 @@ class PartGames:
 def parts_with_games(*, division: Division, games: tuple[RatedGame, ...]) -> list[PartGames]:
     """The stored parts (at least the first, unsaved if none is stored) with the games each holds."""
     entries = TournamentEntry.objects.filter(tournament_id=OuterRef("tournament_id"))
-    parts = list(
+    parts: list[DivisionPart] = list(
         DivisionPart.objects.filter(division=division)
         .select_related("tournament")
         .annotate(has_entries=Exists(entries))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from ratings.models import RatingState
 
@@ -51,10 +52,10 @@ def lock_ratings() -> None:
             raise RatingLockTimeout from exc
         raise
     # Remember the transaction (see ``_still_held``): a second take in it asks the database nothing.
-    held.rating_lock_hooks = held.run_on_commit  # type: ignore[attr-defined]
+    held.rating_lock_hooks = held.run_on_commit
 
 
-def _still_held(held) -> bool:
+def _still_held(held: BaseDatabaseWrapper) -> bool:
     """This transaction took the lock already and still holds it: the block that took it is neither rolled
     back nor ended. Django gives ``run_on_commit`` (the list of on-commit hooks) a new list object at every
     end of the outermost transaction (commit, rollback, close) and at every rollback to a savepoint, and
