@@ -201,7 +201,6 @@ def _recalculate_reach(
     started = time.perf_counter()
     report = RecalculationReport()
     frontier = replay_reach(changes, progress=progress, until=until)
-    dirty = {int(pid) for pid in frontier.dirty}
     if until is not None:
         for order, (kind, pk) in frontier.heap:
             if kind == "d" and order > until:
@@ -215,9 +214,7 @@ def _recalculate_reach(
     if until is not None:
         # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
         touched = {pk for pk in touched if not frontier.has_event_after(pk, until)}
-        # Still dirty where the replay stopped, with something after it to replay: a dirty player without
-        # a later event is done (his DWZ was written just now).
-        report.unfinished = {pk for pk in dirty if frontier.has_event_after(pk, until)}
+        report.unfinished = frontier.left_after(until)  # a dirty player without a later event is done
     # The last rating evaluations from ``since`` on are known here; only older ones are read.
     last, before = frontier.last_rating_dates(touched)
     last.update(last_evaluations(before))
