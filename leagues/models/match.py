@@ -1,5 +1,9 @@
 """Team matches and their boards: the sporting result for the table, the rated result for the DWZ."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -115,15 +119,16 @@ class Match(models.Model):
         """The day the match was actually played: the postponed date, else the scheduled one."""
         return self.played_on or self.scheduled_date
 
-    def as_core(self) -> core.Match:
-        """The match for the core (prefetch ``boards`` when converting many)."""
+    def as_core(self, boards: Sequence[Board] | None = None) -> core.Match:
+        """The match for the core (prefetch ``boards`` when converting many; ``boards``: the match's boards
+        as the caller just stored them, read no more)."""
         return core.Match(
             round=self.round,
             home=str(self.home_id),
             away=None if self.away_id is None else str(self.away_id),
             date=self.scheduled_date,
             status=self.status,
-            boards=tuple(board.as_core() for board in self.boards.all()),
+            boards=tuple(board.as_core() for board in (self.boards.all() if boards is None else boards)),
             played_on=self.played_on,
             cycle=self.cycle,
             id=str(self.pk),

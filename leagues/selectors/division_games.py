@@ -36,7 +36,12 @@ class PartGames:
 
 def parts_with_games(*, division: Division, games: tuple[RatedGame, ...]) -> list[PartGames]:
     """The stored parts (at least the first, unsaved if none is stored) with the games each holds."""
-    parts = list(DivisionPart.objects.filter(division=division).select_related("tournament"))
+    entries = TournamentEntry.objects.filter(tournament_id=OuterRef("tournament_id"))
+    parts: list[DivisionPart] = list(
+        DivisionPart.objects.filter(division=division)
+        .select_related("tournament")
+        .annotate(has_entries=Exists(entries))
+    )
     if not parts:
         parts = [DivisionPart(division=division, number=1)]
     out = []
@@ -54,10 +59,12 @@ def proposed_split(*, division: Division) -> tuple:
 
 def part_is_evaluated(*, part: DivisionPart) -> bool:
     """The part's tournament holds its games (published), not only a draft."""
-    return (
-        part.tournament_id is not None
-        and TournamentEntry.objects.filter(tournament_id=part.tournament_id).exists()
-    )
+    if part.tournament_id is None:
+        return False
+    known = getattr(part, "has_entries", None)  # read with the part (``parts_with_games``)
+    if known is not None:
+        return known
+    return TournamentEntry.objects.filter(tournament_id=part.tournament_id).exists()
 
 
 def part_preview(*, part: DivisionPart) -> Preview | None:

@@ -99,7 +99,7 @@ def _sync_part(division: Division, item: PartGames, user, *, several: bool) -> N
         part.tournament = tournament
         part.save()
     elif part_is_evaluated(part=part):
-        _replace(tournament, head, participants, rows, user)
+        _replace(tournament, head, participants, rows, user, division.pk)
         return
     elif any(getattr(tournament, k) != v for k, v in head.items()):
         for k, v in head.items():
@@ -109,7 +109,9 @@ def _sync_part(division: Division, item: PartGames, user, *, several: bool) -> N
     draft_rebase(tournament=tournament)
 
 
-def _replace(tournament: Tournament, head: dict, participants: list[int], rows: list[dict], user) -> None:
+def _replace(
+    tournament: Tournament, head: dict, participants: list[int], rows: list[dict], user, division_id: int
+) -> None:
     """An evaluated part: its stored games become the approved ones, evaluated at once."""
     for k, v in head.items():
         setattr(tournament, k, v)
@@ -120,16 +122,17 @@ def _replace(tournament: Tournament, head: dict, participants: list[int], rows: 
     ]
     # A correction of an evaluation: the user's correction window (WO 6.2) applies, the audit names him.
     tournament_replace(tournament=tournament, entries=entries, games=games, user=user)
-    _link_boards(tournament)
+    _link_boards(tournament, division_id)
 
 
-def _link_boards(tournament: Tournament) -> None:
+def _link_boards(tournament: Tournament, division_id: int | None = None) -> None:
     """Each board of the part points to its game (the games are new rows after every save): one query for
     the games, one for the boards (plain values) and one ``update_rows`` of the boards that changed
     (``bulk_update``'s ``CASE WHEN`` per board cost most of a report save's league side)."""
-    division_id = (
-        DivisionPart.objects.filter(tournament=tournament).values_list("division_id", flat=True).get()
-    )
+    if division_id is None:
+        division_id = (
+            DivisionPart.objects.filter(tournament=tournament).values_list("division_id", flat=True).get()
+        )
     games: dict[tuple[int, int | None, int | None], int] = {
         (r, w, b): pk
         for pk, r, w, b in Game.objects.filter(tournament=tournament).values_list(
@@ -162,7 +165,7 @@ def division_evaluate(*, division: Division, user=None) -> int:
             if draft is None:
                 continue
             draft_publish(tournament=tournament, draft=draft, user=user)
-            _link_boards(tournament)
+            _link_boards(tournament, division.pk)
             done += 1
     return done
 

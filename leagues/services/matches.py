@@ -21,6 +21,12 @@ from ratings.recalculation import lock_ratings
 
 from .division_tournament import division_tournament_sync
 
+SCORE_FIELDS = (
+    "home_board_points_halves",
+    "away_board_points_halves",
+    "home_match_points",
+    "away_match_points",
+)
 PK_MAX = 2**63 - 1  # the largest primary key the database stores (BigAutoField)
 
 
@@ -102,22 +108,33 @@ def _board_row(match: Match, b: BoardReport, stored: dict[int, Board]) -> Board:
     return Board(match=match, number=b.number, home_player_id=home, away_player_id=away, result=b.result)
 
 
-def _store_score(match: Match) -> None:
-    """The match's board and match points from the core (None while it counts for nobody)."""
-    match.refresh_from_db(from_queryset=Match.objects.select_related("division"))  # one query, not two
-    score = match_score(match.as_core(), match.division.boards, match.division.match_points)
-    match.home_board_points_halves = None if score is None else score.home_halves
-    match.away_board_points_halves = None if score is None else score.away_halves
-    match.home_match_points = None if score is None else score.home_match_points
-    match.away_match_points = None if score is None else score.away_match_points
-    match.save(
-        update_fields=[
-            "home_board_points_halves",
-            "away_board_points_halves",
-            "home_match_points",
-            "away_match_points",
-        ]
-    )
+def _store_score(match: Match, boards: Sequence[Board] | None = None) -> None:
+    """The match's board and match points from the core (None while it counts for nobody). ``match``: read
+    under the lock with its division and changed in memory only by the caller's saves; ``boards``: its
+    boards as just stored (None: read them). Writes only a score that changed."""
+    score = match_score(match.as_core(boards), match.division.boards, match.division.match_points)
+    values = {
+        "home_board_points_halves": None if score is None else score.home_halves,
+        "away_board_points_halves": None if score is None else score.away_halves,
+        "home_match_points": None if score is None else score.home_match_points,
+        "away_match_points": None if score is None else score.away_match_points,
+    }
+    if any(getattr(match, k) != v for k, v in values.items()):
+        for k, v in values.items():
+            setattr(match, k, v)
+        match.save(update_fields=list(values))
+
+
+def _fresh(match: Match) -> Match:
+    """The caller's match as stored, with its division (one query)."""
+    match.refresh_from_db(from_queryset=Match.objects.select_related("division"))
+    return match
+
+
+def _locked(match: Match) -> Match:
+    """The match read again under the lock, with its division and season (one query; the row lock only on
+    the match)."""
+    return Match.objects.select_for_update(of=("self",)).select_related("division__season").get(pk=match.pk)
 
 
 def match_report_save(*, match: Match, boards: Sequence[BoardReport], user) -> Match:
@@ -128,7 +145,7 @@ def match_report_save(*, match: Match, boards: Sequence[BoardReport], user) -> M
     _validate(match, boards)
     with transaction.atomic():
         lock_ratings()
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = _locked(match)
         if locked.approved_at is not None and not permissions.is_director(user, match.division):
             raise PermissionDenied(_("Der Spielbericht ist schon bestätigt."))
         stored = {b.number: b for b in Board.objects.filter(match=locked)}
@@ -138,7 +155,7 @@ def match_report_save(*, match: Match, boards: Sequence[BoardReport], user) -> M
         locked.status = MatchStatus.PLAYED
         locked.reported_at, locked.reported_by = timezone.now(), user
         locked.save(update_fields=["status", "reported_at", "reported_by"])
-        _store_score(locked)
+        _store_score(locked, rows)
         if locked.approved_at is not None:
             division_tournament_sync(division=locked.division, user=user)
     return locked
@@ -152,18 +169,25 @@ def match_approve(*, match: Match, user) -> Match:
         raise PermissionDenied(_("Nur der Staffelleiter bestätigt Spielberichte."))
     with transaction.atomic():
         lock_ratings()
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = _locked(match)
         if locked.approved_at is not None:
             raise ValidationError(_("Der Spielbericht ist schon bestätigt."))
         if locked.status == MatchStatus.SCHEDULED and locked.reported_at is None:
             raise ValidationError(
                 _("Der Mannschaftskampf hat noch keinen Spielbericht: erst melden, dann bestätigen.")
             )
-        match.approved_at, match.approved_by = timezone.now(), user
-        match.save(update_fields=["approved_at", "approved_by"])
-        _store_score(match)
-        division_tournament_sync(division=match.division, user=user)
+        locked.approved_at, locked.approved_by = timezone.now(), user
+        locked.save(update_fields=["approved_at", "approved_by"])
+        _store_score(locked)
+        division_tournament_sync(division=locked.division, user=user)
+    _copy_state(locked, match)
     return match
+
+
+def _copy_state(locked: Match, match: Match) -> None:
+    """The caller's match object as stored (its approval and score)."""
+    for field in ("approved_at", "approved_by", "status", "reported_at", "reported_by_id", *SCORE_FIELDS):
+        setattr(match, field, getattr(locked, field))
 
 
 def match_reopen(*, match: Match, user) -> Match:
@@ -192,7 +216,7 @@ def board_result_change(*, board: Board, result: str, rated_result: str | None =
         board.rated_result = "" if real == result else real
         board.result = result
         board.save(update_fields=["result", "rated_result"])
-        _store_score(match)
+        _store_score(_fresh(match))
         if match.approved_at is not None:
             division_tournament_sync(division=match.division, user=user)
     return board
@@ -208,7 +232,7 @@ def match_status_set(*, match: Match, status: str, user) -> Match:
         lock_ratings()
         match.status = status
         match.save(update_fields=["status"])
-        _store_score(match)
+        _store_score(_fresh(match))
         if match.approved_at is not None:
             division_tournament_sync(division=match.division, user=user)
     return match

@@ -202,7 +202,6 @@ def _recalculate_reach(
     report = RecalculationReport()
     frontier = replay_reach(changes, progress=progress, until=until)
     if until is not None:
-        report.unfinished = {int(pid) for pid in frontier.dirty}
         for order, (kind, pk) in frontier.heap:
             if kind == "d" and order > until:
                 report.lost_after.setdefault(order, set()).add(pk)
@@ -215,6 +214,7 @@ def _recalculate_reach(
     if until is not None:
         # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
         touched = {pk for pk in touched if not frontier.has_event_after(pk, until)}
+        report.unfinished = frontier.left_after(until)  # a dirty player without a later event is done
     # The last rating evaluations from ``since`` on are known here; only older ones are read.
     last, before = frontier.last_rating_dates(touched)
     last.update(last_evaluations(before))

@@ -438,6 +438,14 @@ class Frontier:
                     break
         return known, pks - known.keys()
 
+    def left_after(self, until: OrderKey) -> set[int]:
+        """The players still dirty where the replay stopped at ``until`` who have an event after it: what
+        a job has still to replay (a dirty player without one is done). Tracks the untracked first."""
+        pks = {int(pid) for pid in self.dirty}
+        self.track_from(pks & self.untracked.keys())
+        self.track(pks)
+        return {pk for pk in pks if self.has_event_after(pk, until)}
+
     def has_event_after(self, pk: int, until: OrderKey) -> bool:
         """True if the player has an event, or stored rows of a tournament, after ``until``."""
         mine = self.players[pk]

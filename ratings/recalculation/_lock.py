@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from ratings.generation import bump_generation
 from ratings.models import PageGeneration, RatingState
@@ -33,8 +34,11 @@ def lock_ratings() -> None:
     Waits at most ``settings.RATING_LOCK_TIMEOUT`` seconds (on SQLite the IMMEDIATE transaction's busy
     timeout waits already when the caller's transaction begins), then raises ``RatingLockTimeout``.
     """
-    if not transaction.get_connection().in_atomic_block:
+    held = transaction.get_connection()
+    if not held.in_atomic_block:
         raise RuntimeError("lock_ratings() must run inside transaction.atomic()")
+    if _still_held(held):
+        return
     try:
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
@@ -50,3 +54,18 @@ def lock_ratings() -> None:
         if is_lock_timeout(exc):
             raise RatingLockTimeout from exc
         raise
+    # Remember the transaction (see ``_still_held``): a second take in it asks the database nothing.
+    held.rating_lock_hooks = held.run_on_commit
+
+
+def _still_held(held: BaseDatabaseWrapper) -> bool:
+    """This transaction took the lock already and still holds it: the block that took it is neither rolled
+    back nor ended. Django gives ``run_on_commit`` (the list of on-commit hooks) a new list object at every
+    end of the outermost transaction (commit, rollback, close) and at every rollback to a savepoint, and
+    nowhere else; the lock taken keeps a reference to the list it saw, so the same object means the same
+    transaction, with nothing rolled back since (a savepoint released keeps its locks in the parent). A
+    rollback to an unrelated savepoint only makes the next take ask the database again (safe, not wrong).
+    Not inside a transaction begun by hand (autocommit off before the outermost block: its commit by hand
+    keeps the list), where every take asks the database."""
+    hooks = getattr(held, "rating_lock_hooks", None)
+    return hooks is not None and hooks is held.run_on_commit and held.commit_on_exit

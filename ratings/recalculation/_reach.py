@@ -74,7 +74,7 @@ def reach_of_save(
         else None
     )
     frontier = replay_reach(changes, until=until, unsaved={tournament.pk: event})
-    return _reach(tournament, frontier.evaluated, frontier.dirty if background else None)
+    return _reach(tournament, frontier.evaluated, frontier.left_after(until) if until is not None else None)
 
 
 @without_cyclic_gc
@@ -83,10 +83,11 @@ def reach_of_delete(*, tournament: Tournament) -> Reach:
     since, place = span_of(tournament=tournament, stored=stored_since(tournament.pk))
     changes = Changes(since=since, removed_tournaments=[tournament.pk])
     background = background_estimate(changes) is not None
-    frontier = replay_reach(changes, until=place if background else None)
-    return _reach(tournament, frontier.evaluated, frontier.dirty if background else None)
+    until = place if background else None
+    frontier = replay_reach(changes, until=until)
+    return _reach(tournament, frontier.evaluated, frontier.left_after(until) if until is not None else None)
 
 
-def _reach(tournament: Tournament, evaluated: dict[Any, Any], unfinished: set[str] | None) -> Reach:
+def _reach(tournament: Tournament, evaluated: dict[Any, Any], unfinished: set[int] | None) -> Reach:
     # As the views read the report: the players left dirty at ``until`` are what the job still has to do.
     return Reach([pk for pk in evaluated if pk != tournament.pk], bool(unfinished))

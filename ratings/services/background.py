@@ -59,11 +59,17 @@ def recalculate_or_schedule(
     since = changes.since[0]
     report = recalculate_changes(changes, until=until)
     later = _changed_after(until, changes.tournaments)
+    if report.unfinished == set() and not report.lost_after and not later and not _unfinished_job():
+        return report  # the replay up to ``until`` left nothing after it: a job would replay nothing
     resume = None if report.unfinished is None else [_resume_point(until, report.unfinished, later)]
     if resume is not None:  # each a point of its own: dirty there, not from ``until`` on
         resume += [_resume_point(place, pks) for place, pks in sorted(report.lost_after.items())]
     job_schedule(since=since, estimate=seconds, tournament_id=tournament_id, user=user, resume=resume)
     return report
+
+
+def _unfinished_job() -> bool:
+    return RecalculationJob.objects.filter(status__in=UNFINISHED).exists()
 
 
 def _changed_after(until: OrderKey, tournaments: Collection[int]) -> list[int]:

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import connection, transaction
 
 from leagues.models import Board, DivisionPart
 from leagues.selectors.line_ups import report_form
@@ -156,6 +156,9 @@ def _lock_before_first_league_write(call, *, writes: bool = True) -> None:
         statements.append(sql)
         return execute(sql, params, many, context)
 
+    # The test's transaction holds the lock since its fixtures (a second take asks the database nothing):
+    # a savepoint rolled back makes the service take it anew, as in a request of its own.
+    transaction.savepoint_rollback(transaction.savepoint())
     with connection.execute_wrapper(record):
         call()
     written = [k for k, sql in enumerate(statements) if WRITE.match(sql)]

@@ -400,3 +400,25 @@ def test_resuming_fails_only_the_running_task_rows_of_the_resumed_jobs():
     assert DBTaskResult.objects.get(pk=dead.pk).finished_at is not None
     job.refresh_from_db()
     assert job.status == RecalculationJobStatus.DONE
+
+
+def test_a_long_save_that_leaves_nothing_after_it_schedules_no_job(
+    settings, django_capture_on_commit_callbacks
+):
+    """Issue 29: the replay up to the saved tournament left no player with a later event still dirty, so
+    there is no chain: no job (it would replay nothing), and the ratings are final at once."""
+    saved = _history(31, n_tournaments=6)
+    settings.RECALCULATION_BACKGROUND_SECONDS = 0  # every save goes the background way
+    last = max(saved, key=lambda s: (s[0].end_date, s[0].pk))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        _correct(saved, saved.index(last))
+    assert not RecalculationJob.objects.exists() and callbacks == []
+    assert ratings_verify() == []
+    # A correction that reaches a later tournament still leaves the chain to a job.
+    first = min(saved, key=lambda s: (s[0].end_date, s[0].pk))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        _correct(saved, saved.index(first))
+    assert RecalculationJob.objects.filter(status=RecalculationJobStatus.PENDING).count() == 1
+    for callback in callbacks:
+        callback()
+    assert ratings_verify() == []
