@@ -309,6 +309,12 @@ EMAIL_BACKEND = (
     else "django.core.mail.backends.console.EmailBackend"
 )
 
+# The operator the privacy page (/datenschutz/) names: who is responsible for the data (DSGVO Art. 13).
+PRIVACY_OPERATOR_NAME = os.environ.get("DWZ_PRIVACY_OPERATOR_NAME", "")
+PRIVACY_OPERATOR_ADDRESS = os.environ.get("DWZ_PRIVACY_OPERATOR_ADDRESS", "")
+PRIVACY_OPERATOR_EMAIL = os.environ.get("DWZ_PRIVACY_OPERATOR_EMAIL", "")
+PRIVACY_OFFICER = os.environ.get("DWZ_PRIVACY_OFFICER", "")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

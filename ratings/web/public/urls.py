@@ -8,6 +8,7 @@ from ratings.web.public.views import (
     frozen_lists,
     home,
     lists,
+    privacy,
     recalculation,
     tournament_export,
 )
@@ -44,6 +45,7 @@ urlpatterns = [
         name="tournament-print-progress",
     ),
     path("suche/", lists.search, name="search"),
+    path("datenschutz/", privacy.privacy, name="privacy"),
     path("spielstaerke/", lists.categories, name="categories"),
     path("statistik/", lists.statistics_page, name="statistics"),
     path("rechner/", calculator.calculator, name="calculator"),
