@@ -37,7 +37,7 @@ def player_publication_set(
             return None
         Player.objects.filter(pk=player.pk).update(publication_objection=objection)
         player.publication_objection = objection
-        changes: dict[str, list] = {"publication_objection": [not objection, objection]}
+        changes: dict[str, list[object]] = {"publication_objection": [not objection, objection]}
         if note.strip():
             changes["note"] = [None, note.strip()[:500]]
         return audit.record(

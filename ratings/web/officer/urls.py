@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ratings.web.officer.views import (
+    complaints,
     corrections,
     dsb_export,
     dsb_list,
@@ -27,6 +28,8 @@ urlpatterns = [
         privacy.player_publication,
         name="officer-player-publication",
     ),
+    path("referent/reklamationen/", complaints.inbox, name="officer-complaints"),
+    path("referent/reklamationen/<int:pk>/", complaints.detail, name="officer-complaint"),
     path("referent/dubletten/", merge.duplicates, name="officer-duplicates"),
     path("referent/zusammenfuehren/", merge.merge, name="officer-merge"),
     path("referent/abgleich/", official_comparison.comparison_imports, name="official-comparisons"),

@@ -4,6 +4,7 @@ from django.urls import path
 
 from ratings.web.public.views import (
     calculator,
+    complaints,
     detail,
     frozen_lists,
     home,
@@ -46,6 +47,7 @@ urlpatterns = [
     ),
     path("suche/", lists.search, name="search"),
     path("datenschutz/", privacy.privacy, name="privacy"),
+    path("fehler-melden/", complaints.complaint, name="complaint"),
     path("spielstaerke/", lists.categories, name="categories"),
     path("statistik/", lists.statistics_page, name="statistics"),
     path("rechner/", calculator.calculator, name="calculator"),

@@ -10,7 +10,7 @@ from django.urls import reverse
 from ratings.models import AuditEvent
 from ratings.services.privacy import player_publication_set
 from tests.builders import make_user
-from tests.privacy_fixtures import HIDDEN_FIRST_NAME, HIDDEN_SURNAME, YOUTH_BIRTH_YEAR, hidden_area  # noqa: F401
+from tests.privacy_fixtures import HIDDEN_FIRST_NAME, HIDDEN_SURNAME, YOUTH_BIRTH_YEAR
 
 pytestmark = pytest.mark.django_db
 
