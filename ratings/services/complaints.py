@@ -9,7 +9,7 @@ complaint anyway. Every step is an audit row. No rating changes here, so no rati
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -39,13 +39,13 @@ if TYPE_CHECKING:
     from .audit import Actor
 
 
-def _officers(*, club: Club | None = None, organisation: Organisation | None = None) -> list:
+def _officers(*, club: Club | None = None, organisation: Organisation | None = None) -> list[Any]:
     scopes = OfficerScope.objects.filter(user__is_active=True)
     scopes = scopes.filter(club=club) if club is not None else scopes.filter(organisation=organisation)
     return list(get_user_model().objects.filter(pk__in=scopes.values("user_id")).order_by("pk"))
 
 
-def _up_the_tree(*, club: Club | None, organisation: Organisation | None) -> tuple[list, str]:
+def _up_the_tree(*, club: Club | None, organisation: Organisation | None) -> tuple[list[Any], str]:
     """The officers of ``club``, else of its federation and the ones above; ([], "") if none has any."""
     if club is not None:
         found = _officers(club=club)
@@ -64,17 +64,18 @@ def _up_the_tree(*, club: Club | None, organisation: Organisation | None) -> tup
 
 def complaint_routing(
     *, player: Player | None = None, tournament: Tournament | None = None
-) -> tuple[list, str]:
+) -> tuple[list[Any], str]:
     """Who receives a report about ``tournament`` (or else ``player``), and a label of where it went."""
     if tournament is not None:
-        if tournament.rating_officer_id is not None and tournament.rating_officer.is_active:
-            return [tournament.rating_officer], _("Wertungsreferent des Turniers")
+        officer = tournament.rating_officer
+        if officer is not None and officer.is_active:
+            return [officer], _("Wertungsreferent des Turniers")
         found, where = _up_the_tree(
             club=tournament.organiser_club, organisation=tournament.organiser_organisation
         )
     elif player is not None:
         membership = Membership.objects.current().filter(player=player).select_related("club__organisation")
-        primary = membership.primary_first().first()
+        primary = membership.primary_first().first()  # type: ignore[no-untyped-call]
         found, where = _up_the_tree(club=primary.club if primary else None, organisation=None)
     else:
         found, where = [], ""
