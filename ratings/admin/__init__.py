@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings import services
-from ratings.admin import dsb_list, officer, recalculation  # noqa: F401 - they register models
+from ratings.admin import complaints, dsb_list, officer, recalculation  # noqa: F401 - they register models
 from ratings.admin import merge as admin_merge
 from ratings.admin.base import ReadOnlyAdmin
 from ratings.admin.reports import report_text

@@ -57,9 +57,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
                 user=request.user,
             )
         except ValidationError as error:
-            form.add_error(
-                "note" if hasattr(error, "error_dict") and "note" in error.error_dict else None, error
-            )
+            form.add_error(None, error)  # a dict of errors lands at its fields (the note)
         else:
             messages.success(request, _("Reklamation gespeichert."))
             return redirect("ratings:officer-complaint", pk=complaint.pk)
