@@ -126,7 +126,7 @@ def complaint_submit(
     return complaint
 
 
-def may_handle(user: Actor, complaint: Complaint) -> bool:
+def may_handle(*, user: Actor, complaint: Complaint) -> bool:
     """Staff, or one of the complaint's recipients."""
     if user is None or not user.is_authenticated:
         return False
@@ -138,7 +138,7 @@ def may_handle(user: Actor, complaint: Complaint) -> bool:
 def complaint_update(*, complaint: Complaint, status: str, note: str, user: Actor) -> Complaint:
     """Move ``complaint`` to ``status`` with ``note`` (required to close it); closing mails the reporter the
     note (after the commit). Refused for users it was not routed to (admins excepted)."""
-    if not may_handle(user, complaint):
+    if not may_handle(user=user, complaint=complaint):
         raise PermissionDenied(_("Diese Reklamation ist nicht an Sie gerichtet."))
     if status not in ComplaintStatus.values:
         raise ValidationError({"status": _("Unbekannter Status.")})
