@@ -222,6 +222,8 @@ PASSWORD_RESET_LIMIT = env_int("DJANGO_PASSWORD_RESET_LIMIT", 5)
 PASSWORD_RESET_WINDOW = 60 * env_int("DJANGO_PASSWORD_RESET_WINDOW_MINUTES", 60)
 API_LIMIT = env_int("DWZ_API_LIMIT", 120)
 API_WINDOW = env_int("DWZ_API_WINDOW_SECONDS", 60)
+COMPLAINT_LIMIT = env_int("DWZ_COMPLAINT_LIMIT", 5)  # "Fehler melden" forms per address and window
+COMPLAINT_WINDOW = 60 * env_int("DWZ_COMPLAINT_WINDOW_MINUTES", 60)
 # Extension points of ratings that other apps fill without ratings importing them (dotted names, resolved at
 # runtime): panels on the player's card, ``(request, *, player) -> dict | None`` with a ``template``; and
 # functions ``(document) -> None`` adding paths and schemas to the API's OpenAPI document.
@@ -353,6 +355,12 @@ EMAIL_BACKEND = (
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
+
+# The operator the privacy page (/datenschutz/) names: who is responsible for the data (DSGVO Art. 13).
+PRIVACY_OPERATOR_NAME = os.environ.get("DWZ_PRIVACY_OPERATOR_NAME", "")
+PRIVACY_OPERATOR_ADDRESS = os.environ.get("DWZ_PRIVACY_OPERATOR_ADDRESS", "")
+PRIVACY_OPERATOR_EMAIL = os.environ.get("DWZ_PRIVACY_OPERATOR_EMAIL", "")
+PRIVACY_OFFICER = os.environ.get("DWZ_PRIVACY_OFFICER", "")
 
 LOGGING = {
     "version": 1,

@@ -49,7 +49,7 @@ def _head(data: divisions.DivisionData) -> dict[str, Any]:
 
 
 def _name(player) -> str | None:
-    return None if player is None else player.name
+    return None if player is None else player.public_name
 
 
 def _match(data: divisions.DivisionData, match, core) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from ratings.models import Evaluation, Player
 # cost the time of building them (a division of 10 teams × 8 boards has 720 board sides).
 PLAYER_FIELDS = (
     "key",
+    "publication_objection",
     "surname",
     "first_name",
     "dwz",

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ratings import services
-from ratings.admin import dsb_list, officer, recalculation  # noqa: F401 - they register models
+from ratings.admin import complaints, dsb_list, officer, recalculation  # noqa: F401 - they register models
 from ratings.admin import merge as admin_merge
 from ratings.admin.base import ReadOnlyAdmin
 from ratings.admin.reports import report_text
@@ -37,6 +37,7 @@ from ratings.models import (
     TournamentEntry,
 )
 from ratings.selectors import plausibility
+from ratings.services.privacy import player_publication_set
 from ratings.tournament_checks import TournamentConflict, TournamentGone
 
 if TYPE_CHECKING:
@@ -87,6 +88,21 @@ class ClubAdmin(admin.ModelAdmin):
     list_filter = [("organisation", admin.RelatedOnlyFieldListFilter)]
     autocomplete_fields = ["organisation"]
 
+    def _publication(self, request, queryset, *, objection: bool) -> None:
+        changed = sum(
+            player_publication_set(player=p, objection=objection, user=request.user) is not None
+            for p in queryset
+        )
+        self.message_user(request, _("%(n)d Spieler geändert.") % {"n": changed})
+
+    @admin.action(description=_("Widerspruch gegen Veröffentlichung vermerken"))
+    def publication_object(self, request, queryset):
+        self._publication(request, queryset, objection=True)
+
+    @admin.action(description=_("Widerspruch gegen Veröffentlichung aufheben"))
+    def publication_allow(self, request, queryset):
+        self._publication(request, queryset, objection=False)
+
     @admin.display(description=_("Name"), ordering="name_sort")  # DIN 5007, as the public pages
     def club_name(self, obj: Club) -> str:
         return obj.name
@@ -124,10 +140,17 @@ class PlayerAdmin(admin.ModelAdmin):
         "memberships__club__zps",
         "memberships__club__name",
     ]
-    list_filter = ["status", "sex", ("memberships__club", admin.RelatedOnlyFieldListFilter)]
-    readonly_fields = ["dwz", "index", "last_evaluated", "created_at", "updated_at"]
+    list_filter = [
+        "status",
+        "sex",
+        "publication_objection",
+        ("memberships__club", admin.RelatedOnlyFieldListFilter),
+    ]
+    readonly_fields = ["dwz", "index", "last_evaluated", "publication_objection", "created_at", "updated_at"]
     fieldsets = [
         (None, {"fields": ["key", ("surname", "first_name"), ("sex", "birth_year"), "status", "dsb_id"]}),
+        # Set by the actions below (through ratings.services.privacy, audited), not by the form.
+        (_("Datenschutz"), {"fields": ["publication_objection"]}),
         (_("FIDE"), {"fields": [("fide_id", "fide_elo", "fide_title", "fide_federation")]}),
         (
             _("DWZ (berechnet)"),
@@ -135,7 +158,22 @@ class PlayerAdmin(admin.ModelAdmin):
         ),
     ]
     inlines = [MembershipInline, StartValueInline]
-    actions = [admin_merge.merge_players_action]
+    actions = [admin_merge.merge_players_action, "publication_object", "publication_allow"]
+
+    def _publication(self, request, queryset, *, objection: bool) -> None:
+        changed = sum(
+            player_publication_set(player=p, objection=objection, user=request.user) is not None
+            for p in queryset
+        )
+        self.message_user(request, _("%(n)d Spieler geändert.") % {"n": changed})
+
+    @admin.action(description=_("Widerspruch gegen Veröffentlichung vermerken"))
+    def publication_object(self, request, queryset):
+        self._publication(request, queryset, objection=True)
+
+    @admin.action(description=_("Widerspruch gegen Veröffentlichung aufheben"))
+    def publication_allow(self, request, queryset):
+        self._publication(request, queryset, objection=False)
 
     @admin.display(description=_("Name"), ordering="name_sort")  # DIN 5007, as the public pages
     def player_name(self, obj: Player) -> str:

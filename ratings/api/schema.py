@@ -42,11 +42,13 @@ def ref(name: str) -> dict[str, str]:
 
 PLAYER_SUMMARY = {
     "key": {**STR, "description": "stable key, as in /spieler/<key>/"},
-    "name": STR,
-    "surname": STR,
-    "first_name": STR,
+    "name": {**STR, "description": '"nicht veröffentlicht" if the player objected to publication'},
+    "published": {"type": "boolean", "description": "false: he objected; no names, personal data, history"},
+    "surname": N_STR,
+    "first_name": N_STR,
     "sex": {"type": ["string", "null"], "enum": ["m", "w", "d", None]},
-    "birth_year": N_INT,
+    "birth_year": {**N_INT, "description": "null under 18 (see age_class)"},
+    "age_class": {**N_STR, "description": "U8 … U18 for players under 18, else null"},
     "dwz": N_INT,
     "index": N_INT,
     "fide_id": N_INT,

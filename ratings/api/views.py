@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from functools import wraps
 from typing import overload
 
@@ -11,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
+from ratings import age_classes
 from ratings.api.schema import openapi
 from ratings.models import Club
 from ratings.selectors import clubs, lists, players, tournaments
@@ -133,18 +135,25 @@ def _club(club: Club | None) -> dict | None:
 
 
 def _player_summary(player) -> dict:
+    """A player as the API shows him: without name and personal data after an objection to publication,
+    the age class instead of the birth year under 18 (issue 30 §4)."""
+    year = datetime.date.today().year
+    youth = age_classes.age_class(player.birth_year, year=year)
+    hidden = player.publication_objection
     return {
         "key": player.key,
-        "name": player.name,
-        "surname": player.surname,
-        "first_name": player.first_name,
-        "sex": player.sex or None,
-        "birth_year": player.birth_year,
+        "name": player.public_name,
+        "published": not hidden,
+        "surname": None if hidden else player.surname,
+        "first_name": None if hidden else player.first_name,
+        "sex": None if hidden else player.sex or None,
+        "birth_year": None if hidden or youth else player.birth_year,
+        "age_class": None if hidden else youth,
         "dwz": player.dwz,
         "index": player.index,
-        "fide_id": player.fide_id,
-        "fide_elo": player.fide_elo,
-        "fide_title": player.fide_title or None,
+        "fide_id": None if hidden else player.fide_id,
+        "fide_elo": None if hidden else player.fide_elo,
+        "fide_title": None if hidden else player.fide_title or None,
         "status": player.status,
         "last_evaluated": player.last_evaluated.isoformat() if player.last_evaluated else None,
     }
@@ -228,11 +237,17 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
             item.update(kind=adj.kind, dwz_new=adj.dwz, index_new=adj.index, fide_elo=adj.fide_elo)
         history.append(item)
     data = _player_summary(player)
-    data["memberships"] = [
-        {"club": _club(m.club), "member_number": m.member_number}
-        for m in player.memberships.all()
-        if m.current
-    ]
+    if player.publication_objection:  # neither history nor clubs (issue 30 §4)
+        history = []
+    data["memberships"] = (
+        []
+        if player.publication_objection
+        else [
+            {"club": _club(m.club), "member_number": m.member_number}
+            for m in player.memberships.all()
+            if m.current
+        ]
+    )
     data["history"] = history
     if stichtag is not None:
         data["stichtag"] = stichtag.isoformat()
@@ -305,7 +320,7 @@ def _tournament_player(row) -> dict:
     return {
         "number": row.number,
         "key": row.player.key,
-        "name": row.player.name,
+        "name": row.player.public_name,
         "club": _club(row.club),
         "points": _num(row.points),
         "evaluation": _evaluation(row.evaluation),

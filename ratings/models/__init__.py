@@ -2,6 +2,7 @@
 
 from .adjustment import RatingAdjustment, RatingState
 from .audit import AuditEvent
+from .complaint import Complaint, ComplaintStatus
 from .draft import TournamentDraft
 from .dsb_list import (
     DifferenceCause,
@@ -25,6 +26,8 @@ from .tournament import Game, Tournament, TournamentEntry
 __all__ = [
     "AuditEvent",
     "Club",
+    "Complaint",
+    "ComplaintStatus",
     "DifferenceCause",
     "Evaluation",
     "EvaluationDigest",

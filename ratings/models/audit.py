@@ -27,6 +27,7 @@ class AuditObjectType(models.TextChoices):
     GAME = "game", _("Partie")
     PLAYER = "player", _("Spieler")
     ADJUSTMENT = "adjustment", _("Wertungsänderung")
+    COMPLAINT = "complaint", _("Reklamation")
 
 
 class AuditEvent(models.Model):

@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from .federation import Club, Organisation
-from .player import Player
+from .player import HIDDEN_NAME, Player
 from .tournament import Tournament
 
 
@@ -100,3 +100,12 @@ class FrozenListRow(models.Model):
     @property
     def name(self) -> str:
         return f"{self.surname}, {self.first_name}" if self.first_name else self.surname
+
+    @property
+    def publication_objection(self) -> bool:
+        """His player objected to publication (``hidden``, annotated by ``selectors.frozen_lists``)."""
+        return bool(getattr(self, "hidden", False))
+
+    @property
+    def public_name(self) -> str:
+        return str(HIDDEN_NAME) if self.publication_objection else self.name

@@ -37,6 +37,10 @@ def is_player_key(value: object) -> bool:
     return isinstance(value, str) and re.fullmatch(PLAYER_KEY_PATTERN, value, flags=re.ASCII) is not None
 
 
+# What public pages show instead of the name of a player who objected to publication.
+HIDDEN_NAME = _("nicht veröffentlicht")
+
+
 class PlayerQuerySet(models.QuerySet["Player"]):
     def rated(self) -> Self:
         return self.filter(dwz__isnull=False)
@@ -100,6 +104,15 @@ class Player(SortKeyModel):
     dwz = models.PositiveIntegerField(_("DWZ"), null=True, blank=True, editable=False)
     index = models.PositiveSmallIntegerField(_("Index"), null=True, blank=True, editable=False)
     last_evaluated = models.DateField(_("letzte Auswertung"), null=True, blank=True, editable=False)
+    # The player objected to publication (DSGVO Art. 21; set by an officer or admin on his request through
+    # ratings.services.privacy): public pages, exports and the API show "nicht veröffentlicht" instead of
+    # his name and history; he stays in every calculation and officers see him in full.
+    publication_objection = models.BooleanField(
+        _("Veröffentlichung widersprochen"),
+        default=False,
+        editable=False,
+        help_text=_("Öffentlich erscheint „nicht veröffentlicht“ statt Name und Verlauf."),
+    )
     created_at = models.DateTimeField(_("angelegt"), auto_now_add=True)
     updated_at = models.DateTimeField(_("geändert"), auto_now=True)
 
@@ -125,6 +138,11 @@ class Player(SortKeyModel):
     @property
     def name(self) -> str:
         return f"{self.surname}, {self.first_name}" if self.first_name else self.surname
+
+    @property
+    def public_name(self) -> str:
+        """The name a public page, export or API answer shows: "nicht veröffentlicht" after an objection."""
+        return str(HIDDEN_NAME) if self.publication_objection else self.name
 
 
 class MembershipQuerySet(models.QuerySet["Membership"]):

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet, Value
+from django.db.models.functions import Coalesce
 
 from ratings.models import AuditEvent, FrozenList, FrozenListRow, Tournament
 from ratings.models.audit import AuditAction, AuditObjectType
@@ -23,7 +24,12 @@ def frozen_list(*, pk: int) -> FrozenList | None:
 
 
 def frozen_rows(*, frozen: FrozenList) -> QuerySet[FrozenListRow]:
-    return FrozenListRow.objects.filter(frozen_list=frozen).order_by("position")
+    """The list's rows, each with ``hidden``: its player objected to publication since (issue 30 §4)."""
+    return (
+        FrozenListRow.objects.filter(frozen_list=frozen)
+        .annotate(hidden=Coalesce(F("player__publication_objection"), Value(False)))
+        .order_by("position")
+    )
 
 
 @dataclass(frozen=True)

@@ -77,13 +77,16 @@ def filter_players(queryset: QuerySet[Player], *, query: str) -> QuerySet[Player
     return queryset.filter(q)
 
 
-def players(*, query: str, limit: int, exclude: Iterable[int] = ()) -> list[Player]:
+def players(*, query: str, limit: int, exclude: Iterable[int] = (), published: bool = False) -> list[Player]:
     """Up to ``limit`` players matching ``query``, by name, with the rating list's annotations (club,
-    member number); players in ``exclude`` left out (two or three queries)."""
+    member number); players in ``exclude`` left out (two or three queries). ``published``: only players who
+    did not object to publication (the public search: his name must not find him, issue 30 §4)."""
     query = query.strip()[:QUERY_MAX_LENGTH]
     if not query:
         return []
     rows = list_rows()
+    if published:
+        rows = rows.filter(publication_objection=False)
     exclude = list(exclude)
     if exclude:
         rows = rows.exclude(pk__in=exclude)
@@ -167,7 +170,7 @@ def everything(*, query: str, limit: int = 25) -> SearchResults:
     results = SearchResults(query=query)
     if not query:
         return results
-    found = players(query=query, limit=limit + 1)
+    found = players(query=query, limit=limit + 1, published=True)
     results.players, results.more_players = found[:limit], len(found) > limit
     results.clubs = list(
         filter_clubs(Club.objects.select_related("organisation"), query=query).order_by("name_sort", "zps")[

@@ -8,12 +8,15 @@ bye with its code, and the placing by points and tie-breaks.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db.models import F
 
+from ratings.age_classes import age_class
 from ratings.dwz.replay import PlayerState
 from ratings.enums import EvaluationStatus
 from ratings.exports import spreadsheet_safe
@@ -29,6 +32,7 @@ from ratings.formats.trf_export import (
     trf_games,
 )
 from ratings.models import Evaluation, Game, Membership, Tournament, TournamentEntry
+from ratings.models.player import HIDDEN_NAME
 
 from .previews import rating_states_before
 
@@ -111,7 +115,29 @@ def _ratings_before(tournament: Tournament, entries: list[TournamentEntry]) -> d
     return states
 
 
-def trf_export(*, tournament: Tournament) -> str:
+def _published(player: TrfPlayer, *, hidden: bool) -> TrfPlayer:
+    """A TRF line as the public download gives it (issue 30 §4): without name and personal data after an
+    objection to publication, without the birth year under 18."""
+    if hidden:
+        name = str(HIDDEN_NAME)
+        return dataclasses.replace(
+            player,
+            name=name,
+            surname=name,
+            first_name="",
+            sex="",
+            title="",
+            fide_rating=None,
+            federation="",
+            fide_id=None,
+            birth_year=None,
+        )
+    if age_class(player.birth_year, year=datetime.date.today().year):
+        return dataclasses.replace(player, birth_year=None)
+    return player
+
+
+def trf_export(*, tournament: Tournament, published: bool = False) -> str:
     """The tournament as TRF26 text (CRLF, UTF-8 without BOM when encoded)."""
     entries = _entries(tournament)
     numbers = start_numbers(entries)
@@ -136,21 +162,20 @@ def trf_export(*, tournament: Tournament) -> str:
                 "GER", state.dwz, state.index if state.dwz is not None else None, number
             )
         name = f"{p.surname}, {p.first_name}" if p.first_name else p.surname
-        players.append(
-            TrfPlayer(
-                start_rank=numbers[p.pk],
-                name=name,
-                surname=p.surname,
-                first_name=p.first_name,
-                sex={"m": "m", "w": "w"}.get(p.sex, ""),
-                title=p.fide_title,
-                fide_rating=p.fide_elo,
-                federation=p.fide_federation,
-                fide_id=p.fide_id,
-                birth_year=p.birth_year,
-                national=national,
-            )
+        player = TrfPlayer(
+            start_rank=numbers[p.pk],
+            name=name,
+            surname=p.surname,
+            first_name=p.first_name,
+            sex={"m": "m", "w": "w"}.get(p.sex, ""),
+            title=p.fide_title,
+            fide_rating=p.fide_elo,
+            federation=p.fide_federation,
+            fide_id=p.fide_id,
+            birth_year=p.birth_year,
+            national=national,
         )
+        players.append(_published(player, hidden=p.publication_objection) if published else player)
     games, byes = trf_games(_games(tournament, ("round", "pk")), numbers)
     standings, _numbers = tournament_standings(tournament)
     ranks = {row.player: row.rank for row in standings.rows}
@@ -232,7 +257,7 @@ def evaluation_rows(tournament: Tournament) -> list[EvaluationRow]:
         rows.append(
             EvaluationRow(
                 number=number,
-                name=p.name,
+                name=p.public_name,
                 club=clubs.get(p.pk, ""),
                 dwz_old=dwz_old,
                 points=row.points if row else Decimal(0),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 from decimal import Decimal
 
@@ -13,6 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from ratings import age_classes
 from ratings.dwz import strength_category
 from ratings.web import links
 from ratings.web.escaping import escape
@@ -194,11 +196,10 @@ def tournament_evaluation_row(row, standing, rounds) -> str:
             )
         else:
             new = format_html('<span class="text-body-secondary small">{}</span>', e.get_status_display())
-    href = links.url("ratings:player-detail", player.key)
     change = signed(row.change) if changes else ""
     return mark_safe(  # noqa: S308 (every value through _h)
         f'<tr>\n      <td class="num">{_h(row.number)}</td>{rank}\n'
-        f'      <td class="name"><a href="{_h(href)}">{_h(player.name)}</a>{_h(badge)}</td>\n'
+        f'      <td class="name">{player_link(player)}{_h(badge)}</td>\n'
         f'      <td class="d-none d-md-table-cell">{club}</td>\n'
         f'      <td class="num d-none d-md-table-cell">{_h(old)}</td>\n'
         f'      <td class="num">{_h(score)}</td>\n'
@@ -211,6 +212,16 @@ def tournament_evaluation_row(row, standing, rounds) -> str:
     )
 
 
+@register.filter
+def player_link(player) -> str:
+    """A player's name linked to his card; "nicht veröffentlicht" unlinked after his objection to
+    publication (issue 30 §4)."""
+    if player.publication_objection:
+        return _h(player.public_name)
+    href = links.url("ratings:player-detail", player.key)
+    return mark_safe(f'<a href="{_h(href)}">{_h(player.name)}</a>')  # noqa: S308 (escaped by _h)
+
+
 @register.simple_tag
 def standings_row(line, file_ranks) -> str:
     """One row of a tournament's placing table as HTML, formatted in Python."""
@@ -220,11 +231,10 @@ def standings_row(line, file_ranks) -> str:
     if file_ranks:
         shown = f"{row.entry.file_rank}." if row.entry.file_rank else "–"
         file_rank = f'\n      <td class="num">{_h(shown)}</td>'
-    href = links.url("ratings:player-detail", row.player.key)
     return mark_safe(  # noqa: S308 (every value through _h)
         f'<tr><td class="num">{_h(standing.rank)}.{"*" if standing.shared else ""}</td>\n'
         f'      <td class="num">{_h(row.number)}</td>\n'
-        f'      <td class="name"><a href="{_h(href)}">{_h(row.player.name)}</a></td>\n'
+        f'      <td class="name">{player_link(row.player)}</td>\n'
         f'      <td class="num">{_h(points(standing.points))}</td>\n      {values}{file_rank}</tr>'
     )
 
@@ -234,12 +244,11 @@ def past_member_row(membership) -> str:
     """One row of a club's former members (a large club shows 100): the template's link and two dates a row
     were most of the club page's template time."""
     player = membership.player
-    href = links.url("ratings:player-detail", player.key)
     number = _h(membership.member_number) if membership.member_number else "—"
     since = short_date(membership.valid_from) if membership.valid_from else "—"
     until = short_date(membership.valid_until) if membership.valid_until else ""
     return mark_safe(  # noqa: S308 (every value escaped by _h; dates and links are plain)
-        f'<tr><td><a href="{href}">{_h(player.name)}</a></td><td>{number}</td>'
+        f"<tr><td>{player_link(player)}</td><td>{number}</td>"
         f'<td class="d-none d-sm-table-cell">{since}</td><td>{until}</td></tr>'
     )
 
@@ -254,3 +263,9 @@ def tournament_list_row(tournament) -> str:
         f'<tr><td>{end}</td><td><a href="{href}">{_h(tournament.name)}</a></td><td>{code}</td>'
         f'<td class="num">{_h(tournament.players)}</td></tr>'
     )
+
+
+@register.filter
+def public_birth_year(value: int | None) -> str:
+    """The birth year as public pages show it: the age class (U8 … U18) for players under 18."""
+    return age_classes.public_birth_year(value, year=datetime.date.today().year)

@@ -25,6 +25,8 @@ def officer_panel(request: HttpRequest, *, tournament=None, player=None) -> dict
     trail = audit_trail(tournament_id=getattr(tournament, "pk", None), player_id=getattr(player, "pk", None))
     lines = with_lines(trail)
     panel = {"show": True, "trail": lines, "links": {"show": False}}
+    if player is not None:  # the objection to publication (issue 30 §4): officers of his clubs, staff
+        panel["privacy"] = {"player": player, "manages": permissions.can_manage_player(user, player)}
     if tournament is not None:
         manages = permissions.can_manage_tournament(user, tournament)
         correctable = manages and permissions.may_correct(user, tournament)

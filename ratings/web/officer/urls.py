@@ -3,6 +3,7 @@
 from django.urls import path
 
 from ratings.web.officer.views import (
+    complaints,
     corrections,
     dsb_export,
     dsb_list,
@@ -10,6 +11,7 @@ from ratings.web.officer.views import (
     merge,
     official_comparison,
     participants,
+    privacy,
     results,
     rounds,
     tournaments,
@@ -21,6 +23,13 @@ urlpatterns = [
     path("referent/bericht/", tournaments.report_view, name="officer-report"),
     path("referent/spielersuche/", participants.player_search, name="officer-player-search"),
     path("referent/stichtagslisten/", frozen_lists.frozen_list_page, name="officer-frozen-lists"),
+    path(
+        "referent/spieler/<player_key:key>/veroeffentlichung/",
+        privacy.player_publication,
+        name="officer-player-publication",
+    ),
+    path("referent/reklamationen/", complaints.inbox, name="officer-complaints"),
+    path("referent/reklamationen/<int:pk>/", complaints.detail, name="officer-complaint"),
     path("referent/dubletten/", merge.duplicates, name="officer-duplicates"),
     path("referent/zusammenfuehren/", merge.merge, name="officer-merge"),
     path("referent/abgleich/", official_comparison.comparison_imports, name="official-comparisons"),

@@ -173,7 +173,8 @@ class RatingListFilter(BootstrapFilterSet):
         fields: list[str] = []
 
     def filter_name(self, qs, name, value):
-        return search.filter_players(qs, query=value)
+        # A name must not find a player who objected to publication (issue 30 §4).
+        return search.filter_players(qs, query=value).filter(publication_objection=False)
 
     def filter_organisation(self, qs, name, value):
         return qs.in_organisation(value) if value else qs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import html
 import operator
 from collections.abc import Callable, Iterator
@@ -21,6 +22,8 @@ from django.utils.translation import gettext_lazy as _
 from django_tables2.templatetags.django_tables2 import table_page_range
 from django_tables2.utils import Accessor, AttributeDict, signature
 
+from ratings.age_classes import public_birth_year
+from ratings.models.player import HIDDEN_NAME
 from ratings.selectors import lists
 from ratings.web import links
 
@@ -210,6 +213,46 @@ class LeanTable(tables.Table):
         return bound_column.attrs["td"].as_html(), cell
 
 
+def _this_year() -> int:
+    return datetime.date.today().year
+
+
+class _Private:
+    """The export rows' personal cells as public pages show them (issue 30 §4): a player who objected to
+    publication without name, birth year and FIDE data; the age class instead of the birth year under 18.
+    Rows of others pass unchanged (one comparison each: a federation's list has a million)."""
+
+    HIDDEN_FIELDS = (
+        "surname",
+        "first_name",
+        "birth_year",
+        "fide_elo",
+        "fide_title",
+        "fide_id",
+        "fide_federation",
+    )
+
+    def __init__(self, fields: list[str]) -> None:
+        self.flag = fields.index("publication_objection")
+        self.hidden = [i for i, f in enumerate(fields) if f in self.HIDDEN_FIELDS]
+        self.birth = fields.index("birth_year") if "birth_year" in fields else None
+        self.year = _this_year()
+        self.youngest_shown = self.year - 18  # born in or before it: 18 or older this year
+
+    def mask(self, row: tuple) -> tuple:
+        birth = row[self.birth] if self.birth is not None else None
+        if not row[self.flag] and (birth is None or birth <= self.youngest_shown):
+            return row
+        cells = list(row)
+        if row[self.flag]:
+            for i in self.hidden:
+                cells[i] = None
+            cells[1] = str(HIDDEN_NAME)
+        elif self.birth is not None:
+            cells[self.birth] = public_birth_year(birth, year=self.year)
+        return tuple(cells)
+
+
 class RatingListTable(LeanTable):
     """The DWZ list (Ranglisten, club and organisation members)."""
 
@@ -284,8 +327,18 @@ class RatingListTable(LeanTable):
 
     # HTML
     def render_name(self, record):
+        if record.publication_objection:  # issue 30 §4: neither his name nor a link to it
+            return record.public_name
         url = self._keep_stichtag(links.url("ratings:player-detail", record.key))
         return format_html('<a href="{}">{}</a>', url, record.name)
+
+    def render_birth_year(self, value, record):
+        return "" if record.publication_objection else public_birth_year(value, year=_this_year())
+
+    def _private(self, value, record):
+        return "" if record.publication_objection else value
+
+    render_fide_elo = render_fide_title = render_fide_id = render_fide_federation = _private
 
     def render_club(self, value, record):
         if not value:
@@ -301,7 +354,7 @@ class RatingListTable(LeanTable):
 
     # Export (plain values)
     def value_name(self, record):
-        return record.name
+        return record.public_name
 
     def value_club(self, value):
         return value or ""
@@ -324,7 +377,7 @@ class RatingListTable(LeanTable):
         columns = [c for c in self.columns.iterall() if not c.column.exclude_from_export]
         names = {c.name for c in columns}
         queryset = self.data.data
-        fields = ["pk", "surname", "first_name", "dwz"]
+        fields = ["pk", "surname", "first_name", "dwz", "publication_objection"]
         fields += [
             str(c.accessor)
             for c in columns
@@ -345,8 +398,11 @@ class RatingListTable(LeanTable):
         ]
         pick = operator.itemgetter(*positions) if len(positions) > 1 else (lambda row: (row[positions[0]],))
 
+        private = _Private(fields)
+
         def values(rows: Iterator[tuple]) -> Iterator[list[Any]]:
-            for row in rows:
+            for stored in rows:
+                row = private.mask(stored)
                 full = (
                     *row,
                     ranks.get(row[3], ""),
@@ -368,7 +424,9 @@ class RatingListTable(LeanTable):
         ranks = lists.ranks(queryset) if "rank" in names else {}
         primary = lists.primary_clubs(player_ids=None) if "club" in names else {}
         last = lists.stichtag_last_evaluated(stichtag=self.stichtag)
-        for row in queryset.values_list(*day_fields, lists.STICHTAG_VALUE).iterator(chunk_size=2000):
+        private = _Private([*day_fields, lists.STICHTAG_VALUE])
+        for stored in queryset.values_list(*day_fields, lists.STICHTAG_VALUE).iterator(chunk_size=2000):
+            row = private.mask(stored)
             values = dict(zip(day_fields, row, strict=False))
             dwz, index = lists.split_stichtag_value(row[-1])
             day = last.get(values["pk"])

@@ -4,10 +4,12 @@ from django.urls import path
 
 from ratings.web.public.views import (
     calculator,
+    complaints,
     detail,
     frozen_lists,
     home,
     lists,
+    privacy,
     recalculation,
     tournament_export,
 )
@@ -44,6 +46,8 @@ urlpatterns = [
         name="tournament-print-progress",
     ),
     path("suche/", lists.search, name="search"),
+    path("datenschutz/", privacy.privacy, name="privacy"),
+    path("fehler-melden/", complaints.complaint, name="complaint"),
     path("spielstaerke/", lists.categories, name="categories"),
     path("statistik/", lists.statistics_page, name="statistics"),
     path("rechner/", calculator.calculator, name="calculator"),

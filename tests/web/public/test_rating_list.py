@@ -1,12 +1,14 @@
 """Rating list (/ranglisten/): filters, sorting, exports, garbage parameters, query counts."""
 
 import csv
+import datetime
 import io
 
 import openpyxl
 import pytest
 from django.urls import reverse
 
+from ratings.age_classes import public_birth_year
 from ratings.enums import PlayerStatus, Sex
 from tests.builders import make_player
 
@@ -139,7 +141,9 @@ def test_csv_export_with_filters(client, roster):
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.getvalue().decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:6] == ["Rang", "Name", "Verein", "Jahrgang", "DWZ", "Index"]
-    assert rows[1][:6] == ["1", "Groß, Greta", "SF Stuttgart", "2010", "2105", "60"]
+    # Born 2010: under 18 until 2027, then the age class gives way to the year (issue 30 §4).
+    born = public_birth_year(2010, year=datetime.date.today().year)
+    assert rows[1][:6] == ["1", "Groß, Greta", "SF Stuttgart", born, "2105", "60"]
     assert rows[2][1] == "Neu, Nina" and rows[2][0] == "" and rows[2][4] == "" and rows[2][5] == ""
     assert len(rows) == 3
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
+from ratings.permissions import is_officer
 from ratings.selectors import players, tournaments
 from ratings.web.notices import recalculation_job
 from ratings.web.officer.hooks import officer_panel
@@ -47,6 +48,9 @@ def player_detail(request: HttpRequest, key: str) -> HttpResponse:
                 _with_query(reverse("ratings:player-detail", args=[kept]), request)
             )
         raise Http404(_("Diesen Spieler gibt es nicht."))
+    if player.publication_objection and not is_officer(request.user):
+        # He objected to publication: neither name nor history, only that the card exists (issue 30 §4).
+        return render(request, "ratings/public/player_hidden.html", {"player": player})
     try:
         page = int(request.GET.get("page", 1))
     except ValueError:

@@ -3,6 +3,8 @@ since, and its downloads in the live list's formats (CSV, RFC 4180 CSV, XLSX).""
 
 from __future__ import annotations
 
+import datetime
+
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
@@ -10,6 +12,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from ratings.age_classes import public_birth_year
 from ratings.exports import RFC4180, SafeTableExport, list_response
 from ratings.selectors import frozen_lists
 
@@ -39,10 +42,18 @@ COLUMNS = (
 
 
 def _cell(row, name: str):
+    if row.publication_objection and name in PRIVATE:  # issue 30 §4
+        return row.public_name if name == "name" else ""
     value = getattr(row, name)
+    if name == "birth_year":
+        return public_birth_year(value, year=datetime.date.today().year)
     if name == "last_evaluated":
         return value.isoformat() if value else ""
     return "" if value is None else value
+
+
+# The columns a player who objected to publication shows without (his name instead "nicht veröffentlicht").
+PRIVATE = {"name", "birth_year", "sex", "fide_elo", "fide_title", "fide_id", "fide_federation"}
 
 
 def _export(frozen, export_format: str) -> HttpResponseBase:

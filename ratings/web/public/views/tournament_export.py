@@ -30,7 +30,8 @@ def _tournament(pk: int) -> Tournament:
 def tournament_trf(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(pk)
     response = HttpResponse(
-        trf_export(tournament=tournament).encode("utf-8"), content_type="text/plain; charset=utf-8"
+        trf_export(tournament=tournament, published=True).encode("utf-8"),
+        content_type="text/plain; charset=utf-8",
     )
     response["Content-Disposition"] = f'attachment; filename="{export_filename(tournament, "trf")}"'
     return response
