@@ -133,7 +133,8 @@ class _RatingFeed(Feed):
 class PlayerFeed(_RatingFeed):
     def get_object(self, request: HttpRequest, key: str) -> Player:
         player = players.player(key=key)
-        if player is None:
+        # A player who objected to publication has no public feed (issue 30, privacy).
+        if player is None or player.publication_objection:
             raise Http404(_("Diesen Spieler gibt es nicht."))
         return player
 
@@ -159,7 +160,9 @@ class ClubFeed(_RatingFeed):
 
     def player_ids(self, obj: Club) -> Iterable[int]:
         # a subquery, not a list: a large club's members stay in the database
-        return Membership.objects.current().filter(club=obj).values_list("player_id", flat=True)
+        # without the members who objected to publication
+        members = Membership.objects.current().filter(club=obj, player__publication_objection=False)
+        return members.values_list("player_id", flat=True)
 
     def title(self, obj: Club) -> str:
         return _("DWZ der Mitglieder von %(name)s") % {"name": obj.name}

@@ -166,7 +166,10 @@ def _address_full(email: str, now: datetime.datetime) -> datetime.datetime | Non
 
 
 def _pending(subscription: Subscription) -> list[RatingNotice]:
-    notices = RatingNotice.objects.filter(pk__gt=subscription.notified_up_to).select_related("player")
+    # A player who objected to publication is named in no mail, not even to those who followed him before.
+    notices = RatingNotice.objects.filter(
+        pk__gt=subscription.notified_up_to, player__publication_objection=False
+    ).select_related("player")
     if subscription.player_id is not None:
         notices = notices.filter(player_id=subscription.player_id)
     else:

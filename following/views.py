@@ -22,7 +22,7 @@ from .tokens import cancelled_id, confirmed_id
 
 def follow_player(request: HttpRequest, key: str) -> HttpResponse:
     player = players.player(key=key)
-    if player is None:
+    if player is None or player.publication_objection:  # nothing public about him, no following either
         raise Http404(_("Diesen Spieler gibt es nicht."))
     return _follow(request, player=player)
 

@@ -55,7 +55,8 @@ def background_limit() -> int:
     per = settings.RECALCULATION_SECONDS_PER_EVALUATION
     if per <= 0:
         return 1  # nothing takes time: the count says only "none" or "some"
-    return math.floor(settings.RECALCULATION_BACKGROUND_SECONDS / per) + 1
+    # at least 1: a threshold below zero (everything to the background) still counts whether there is any
+    return max(1, math.floor(settings.RECALCULATION_BACKGROUND_SECONDS / per) + 1)
 
 
 def _extrapolated(

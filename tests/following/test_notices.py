@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from following.models import NoticeKind, RatingNotice
 from following.services import digests_send
-from ratings.models import Evaluation
+from ratings.models import Evaluation, Player
 from ratings.services import tournament_delete
 from tests.builders import save_tournament
 from tests.following.support import follow, history, hours_later, late_tournament
@@ -147,3 +147,21 @@ def test_a_chain_left_to_the_background_is_announced_by_the_job(settings, django
     # a's revision by the job waits for the next digest: at most one mail an hour
     sent, _ = digests_send(now=hours_later(1.01))
     assert sent == 1 and mail.outbox[-1].to == ["fan-a@example.org"]
+
+
+def test_a_hidden_player_is_in_no_feed_and_no_mail(client, django_capture_on_commit_callbacks):
+    """A player who objected to publication (issue 30, privacy): no feed, no follow form, not in the club's
+    feed, and no mail names him, though he is re-rated like everybody else."""
+    h = history()
+    c_follower = follow("fan-c@example.org", player=h.c)
+    club_follower = follow("verein@example.org", club=h.club)
+    Player.objects.filter(pk=h.c.pk).update(publication_objection=True)
+    _save_late(h, django_capture_on_commit_callbacks)
+    assert RatingNotice.objects.filter(player=h.c).exists()  # recorded, in case he withdraws the objection
+    assert client.get(reverse("following:player-feed", args=[h.c.key])).status_code == 404
+    assert client.get(reverse("following:follow-player", args=[h.c.key])).status_code == 404
+    club_body = client.get(reverse("following:club-feed", args=[h.club.zps])).content.decode()
+    assert h.c.surname not in club_body
+    assert [m.to[0] for m in mail.outbox] == [club_follower.email]  # a's evaluation; nothing of c
+    assert h.c.surname not in mail.outbox[0].body
+    assert c_follower.email not in {m.to[0] for m in mail.outbox}

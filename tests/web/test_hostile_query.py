@@ -93,6 +93,7 @@ def site():
         "code": bezirk.code,
         "pk": tournament.pk,
         "round_no": 1,
+        "event": 1,
         "token": "unbekannt",
         "uidb64": "MQ",
         "scope": "verein",
