@@ -150,7 +150,7 @@ class RatingListFilter(BootstrapFilterSet):
         empty_label=_("alle"),
         widget=SelectWidget,
     )
-    stichtag = StichtagFilter()
+    stichtag = StichtagFilter(label=_("Stichtag"))
     # Last: the top N of whatever the other filters left (ties at the border included).
     top = django_filters.ChoiceFilter(
         label=_("Top"), choices=TOP_CHOICES, method="filter_top", empty_label=_("alle"), widget=SelectWidget

@@ -240,3 +240,12 @@ def test_top_and_rated_filters_follow_the_stichtag(client, history):
     response = client.get(reverse("ratings:rating-list"), {"stichtag": day.isoformat(), "mit_dwz": "on"})
     shown = {row.record.key for row in response.context["table"].page.object_list}
     assert shown == {k for k, v in want.items() if v[0] is not None}
+
+
+@pytest.mark.parametrize("path", ["/ranglisten/", "/spieler/", "/ranglisten/?stichtag=2025-08-01"])
+def test_the_date_field_is_labelled(client, path):
+    """The filter form names its Stichtag field (django-filter shows "[invalid name]" for a filter with no
+    model field and no label)."""
+    page = client.get(path).content.decode()
+    assert "[invalid name]" not in page
+    assert 'for="id_stichtag">Stichtag</label>' in page
