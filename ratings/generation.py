@@ -27,7 +27,14 @@ from django.utils import timezone
 from ratings.models import PageGeneration
 
 # Models whose writes never change a public page (the generation itself; the cache's own bookkeeping).
-_QUIET_MODELS = {"pagegeneration", "recalculationjob", "auditevent", "tournamentdraft", "ratingstate"}
+_QUIET_MODELS = {
+    "pagegeneration",
+    "recalculationjob",
+    "auditevent",
+    "tournamentdraft",
+    "ratingstate",
+    "complaint",  # no public page shows complaints: a report must not empty the cache
+}
 _APPS = {"ratings", "leagues"}
 
 

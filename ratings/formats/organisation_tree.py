@@ -79,11 +79,19 @@ def read_organisation_tree(data: bytes, name: str = "") -> DsbList:
     seen: dict[str, int] = {}
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     next(reader)
-    for cells in reader:
-        if not any(c.strip() for c in cells):
-            continue
-        result.rows += 1
-        _row(reader.line_num, cells, at, seen, result)
+    try:
+        for cells in reader:
+            if not any(c.strip() for c in cells):
+                continue
+            result.rows += 1
+            _row(reader.line_num, cells, at, seen, result)
+    except csv.Error as exc:  # a NUL byte, a runaway quote, a cell past the csv module's limit
+        raise ListError(
+            gettext_noop("%(name)s, Zeile %(line)d: keine lesbare CSV-Zeile (%(error)s)."),
+            name=name or FILE,
+            line=reader.line_num,
+            error=str(exc),
+        ) from exc
     if not result.federations and not result.clubs:
         raise ListError(gettext_noop("%(name)s enthält keinen Verband und keinen Verein."), name=name or FILE)
     return result

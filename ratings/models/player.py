@@ -110,6 +110,7 @@ class Player(SortKeyModel):
     publication_objection = models.BooleanField(
         _("Veröffentlichung widersprochen"),
         default=False,
+        db_default=False,  # the bulk writer (DSB list import, generators) names only the columns it fills
         editable=False,
         help_text=_("Öffentlich erscheint „nicht veröffentlicht“ statt Name und Verlauf."),
     )

@@ -27,7 +27,8 @@ def frozen_rows(*, frozen: FrozenList) -> QuerySet[FrozenListRow]:
     """The list's rows, each with ``hidden``: its player objected to publication since (issue 30 §4)."""
     return (
         FrozenListRow.objects.filter(frozen_list=frozen)
-        .annotate(hidden=Coalesce(F("player__publication_objection"), Value(False)))
+        # A row whose player was deleted since is hidden too: whether he objected can no longer be known.
+        .annotate(hidden=Coalesce(F("player__publication_objection"), Value(True)))
         .order_by("position")
     )
 
@@ -72,7 +73,9 @@ def revisions(*, frozen: FrozenList, rows: Sequence[FrozenListRow] | None = None
 def changes_since(*, frozen: FrozenList, limit: int = 50) -> list[AuditEvent]:
     """What was entered, corrected or deleted since the list was frozen (tournaments, games, adjustments),
     latest first: the causes of its revisions."""
-    kinds = (AuditObjectType.TOURNAMENT, AuditObjectType.GAME, AuditObjectType.ADJUSTMENT)
+    # Tournaments and their games only: an adjustment's text names its player, who may have objected to
+    # publication (issue 30 §4); a game's text names its players too, so games show their tournament.
+    kinds = (AuditObjectType.TOURNAMENT,)
     return list(
         AuditEvent.objects.filter(created_at__gt=frozen.created_at, object_type__in=kinds)
         .exclude(

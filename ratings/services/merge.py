@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from ratings.enums import AdjustmentKind
 from ratings.models import (
     Evaluation,
+    FrozenListRow,
     Game,
     Membership,
     MergedKey,
@@ -175,7 +176,11 @@ def _merge(*, keep: Player, drop: Player, user: Actor, dry_run: bool) -> MergeRe
     keep_list_dates = set(OfficialRating.objects.filter(player=keep).values_list("as_of", flat=True))
     OfficialRating.objects.filter(player=drop, as_of__in=keep_list_dates).delete()
     OfficialRating.objects.filter(player=drop).update(player=keep)
+    # His rows on frozen lists are the kept player's now (and stay hidden if either objected, below).
+    FrozenListRow.objects.filter(player=drop).update(player=keep)
     filled = [name for name in FILLED if not getattr(keep, name) and getattr(drop, name)]
+    if drop.publication_objection and not keep.publication_objection:
+        filled.append("publication_objection")  # an objection to publication is never lost in a merge
     values = {name: getattr(drop, name) for name in filled}
     drop_pk, drop_repr = drop.pk, str(drop)
     # His old address answers with a redirect to the kept player: his key, and every key merged into him

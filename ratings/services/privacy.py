@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ratings.generation import bump_generation
 from ratings.models import AuditEvent, Player
 from ratings.models.audit import AuditAction, AuditObjectType
 from ratings.permissions import can_manage_player
@@ -36,6 +37,8 @@ def player_publication_set(
             player.publication_objection = objection
             return None
         Player.objects.filter(pk=player.pk).update(publication_objection=objection)
+        # Public pages show him differently from now on: cached copies must go (an update fires no signal).
+        bump_generation()
         player.publication_objection = objection
         changes: dict[str, list[object]] = {"publication_objection": [not objection, objection]}
         if note.strip():

@@ -65,3 +65,12 @@ def test_bom_semicolon_windows_1252_and_the_three_columns_alone(data):
 def test_what_is_no_tree_is_refused(data):
     with pytest.raises(ListError):
         read_organisation_tree(data, "x.csv")
+
+
+def test_an_unreadable_csv_line_is_a_list_error_naming_it():
+    """The csv module's own errors (a cell past its size limit here) are a ListError with the line, not a
+    crash of the upload or the command."""
+    text = HEADER + "1,000,Deutscher Schachbund,,1,0\r\n" + '2,C05,"' + "x" * 200_000 + '",000,1,0\r\n'
+    with pytest.raises(ListError) as error:
+        read_organisation_tree(text.encode())
+    assert "Zeile" in str(error.value)

@@ -7,10 +7,13 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from ratings.models import FrozenList, FrozenListRow
+from ratings.enums import AdjustmentKind
+from ratings.models import FrozenList, FrozenListRow, Player, RatingAdjustment
 from ratings.selectors import frozen_lists
+from ratings.services import adjustment_save
 from ratings.services.frozen_lists import frozen_list_create
-from tests.builders import make_tournament, make_user
+from ratings.services.merge import players_merge
+from tests.builders import make_player, make_tournament, make_user
 from tests.frozen_list_fixtures import DAY
 
 pytestmark = pytest.mark.django_db
@@ -71,3 +74,31 @@ def test_a_late_tournament_revises_but_never_changes_the_frozen_rows(client, are
     assert "Stand: 01.08.2025" in html and "Nachtrag Juli" in html
     assert html.count('class="revised"') == 2
     assert a.pk not in revised
+
+
+def test_a_merged_or_deleted_player_stays_hidden_on_the_list(client, area):
+    """Issue 30 §4 on frozen lists: an objection survives a merge (the rows follow the kept player), and a
+    row whose player is gone is hidden, since whether he objected can no longer be known; the box of changes
+    since freezing names tournaments only, never an adjustment's player."""
+    club, _other, players, _stranger = area
+    officer = make_user("referent", club=club)
+    frozen = frozen_list_create(user=officer, name="Rangliste 01.08.2025", stichtag=DAY, club=club)
+    a, b, _c, d = players
+    twin = make_player(surname="Zwilling", first_name="Z", birth_year=1990)
+    Player.objects.filter(pk=b.pk).update(publication_objection=True)
+    b.refresh_from_db()
+    players_merge(keep=twin, drop=b)
+    twin.refresh_from_db()
+    assert twin.publication_objection
+    row = frozen_lists.frozen_rows(frozen=frozen).get(surname=b.surname)
+    assert row.player_id == twin.pk and row.hidden
+    FrozenListRow.objects.filter(frozen_list=frozen, player=d).update(player=None)  # as after a delete
+    assert frozen_lists.frozen_rows(frozen=frozen).get(surname=d.surname).hidden
+    adjustment_save(
+        adjustment=RatingAdjustment(
+            player=a, kind=AdjustmentKind.UMSTUFUNG, date=datetime.date(2025, 10, 1), dwz=1500, index=3
+        )
+    )
+    page = client.get(reverse("ratings:frozen-list-detail", args=[frozen.pk])).content.decode()
+    assert b.surname not in page and d.surname not in page
+    assert a.surname not in "".join(e.object_repr for e in frozen_lists.changes_since(frozen=frozen))

@@ -100,3 +100,10 @@ def test_the_limit_per_address(client, club_area, settings):
 def test_csrf_is_required(club_area):
     client = Client(enforce_csrf_checks=True)
     assert client.post(URL, form()).status_code == 403
+
+
+def test_a_nul_byte_in_the_posted_context_is_no_500(client, club_area):
+    """The NUL-byte middleware checks GET only; a NUL in the posted player key must not reach the database
+    (PostgreSQL refuses it with an error)."""
+    response = client.post(URL, form(spieler="C0\x00401"))
+    assert response.status_code in (200, 302, 400)

@@ -21,6 +21,7 @@ from ratings.services import adjustment_save
 from ratings.services.dsb_list import dsb_list_import
 from ratings.services.merge import players_merge
 from ratings.services.players import player_save
+from ratings.services.privacy import player_publication_set
 from ratings.services.tournaments import tournament_delete, tournament_save_head
 from tests.builders import make_player, make_tournament, make_user
 from tests.dsb_lists import generate
@@ -306,3 +307,17 @@ def test_the_calculator_form_with_its_token_is_not_shared(client):
     url = reverse("ratings:calculator")
     first = client.get(url)
     assert b"csrfmiddlewaretoken" in first.content and "ETag" not in first
+
+
+def test_an_objection_to_publication_empties_the_cached_pages(client, e2):
+    """The objection is written with an update (no model signal): the service bumps the generation, or his
+    name would be served from the cache for an hour (issue 30 §4)."""
+    player = e2["player"]
+    club = player.memberships.first().club
+    admin = make_user("admin-privacy", staff=True)
+    pages = [reverse("ratings:club-detail", args=[club.zps]), f"/api/players/{player.key}"]
+    for url in pages:
+        assert player.surname in _text(client, url), url
+    player_publication_set(player=player, objection=True, user=admin)
+    for url in pages:
+        assert player.surname not in _text(client, url), url

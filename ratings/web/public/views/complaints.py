@@ -37,7 +37,7 @@ def _context_objects(request: HttpRequest) -> tuple[Player | None, Tournament | 
     data = request.POST if request.method == "POST" else request.GET
     player = tournament = None
     key = data.get("spieler", "")[:40]
-    if key:
+    if key and key.isprintable():  # a NUL byte would reach PostgreSQL (the middleware checks GET only)
         player = players.player(key=key)
     pk = data.get("turnier", "")
     if pk.isascii() and pk.isdigit() and len(pk) < 12:
