@@ -88,21 +88,6 @@ class ClubAdmin(admin.ModelAdmin):
     list_filter = [("organisation", admin.RelatedOnlyFieldListFilter)]
     autocomplete_fields = ["organisation"]
 
-    def _publication(self, request, queryset, *, objection: bool) -> None:
-        changed = sum(
-            player_publication_set(player=p, objection=objection, user=request.user) is not None
-            for p in queryset
-        )
-        self.message_user(request, _("%(n)d Spieler geändert.") % {"n": changed})
-
-    @admin.action(description=_("Widerspruch gegen Veröffentlichung vermerken"))
-    def publication_object(self, request, queryset):
-        self._publication(request, queryset, objection=True)
-
-    @admin.action(description=_("Widerspruch gegen Veröffentlichung aufheben"))
-    def publication_allow(self, request, queryset):
-        self._publication(request, queryset, objection=False)
-
     @admin.display(description=_("Name"), ordering="name_sort")  # DIN 5007, as the public pages
     def club_name(self, obj: Club) -> str:
         return obj.name
