@@ -9,6 +9,18 @@ from tests.builders import collect_errors
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
+def _settled_box(page, locator):
+    """The element's box once htmx has stopped swapping the result: the form queues the last request
+    (``hx-sync="this:queue last"``), so a swap can replace the element between finding and measuring it."""
+    box = None
+    for _ in range(50):
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(100)
+    return box
+
+
 @pytest.mark.parametrize("width", [1366, 390])
 def test_an_empty_index_is_assumed_and_said(live_server, page, width):
     errors = collect_errors(page)
@@ -24,7 +36,7 @@ def test_an_empty_index_is_assumed_and_said(live_server, page, width):
     expect(page.locator("#calc-new")).to_have_text("1614")  # K 28 (column >10), not K 60
     expect(page.locator("#calc-coefficient")).to_have_text("28,0")
     for locator in (note, page.locator("#calc-new")):
-        box = locator.bounding_box()
+        box = _settled_box(page, locator)
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     # Typing the index replaces the assumption.
