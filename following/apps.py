@@ -7,8 +7,9 @@ class FollowingConfig(AppConfig):
     verbose_name = _("Benachrichtigungen")
 
     def ready(self) -> None:
-        from ratings.signals import ratings_changed
+        from ratings.signals import players_merged, ratings_changed
 
-        from .receivers import queue_notices
+        from .receivers import move_followers, queue_notices
 
         ratings_changed.connect(queue_notices, dispatch_uid="following.queue_notices")
+        players_merged.connect(move_followers, dispatch_uid="following.move_followers")

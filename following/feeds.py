@@ -79,11 +79,7 @@ def _revision_items(player_ids: Iterable[int], *, with_name: bool) -> list[FeedI
     items = []
     for notice in rows:
         who = f"{notice.player.name}: " if with_name else ""
-        cause = notice.tournament_name or _("eine Neuberechnung")
-        if notice.tournament_removed:
-            because = _("Gelöschtes Turnier %(tournament)s") % {"tournament": cause}
-        else:
-            because = _("Ausgelöst durch %(tournament)s") % {"tournament": cause}
+        because = notice.reason()
         items.append(
             FeedItem(
                 guid=f"revision-{notice.pk}",

@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from ratings.enums import RatingChangeCause
 from ratings.models import Club, Player, Tournament
 
 
@@ -36,6 +37,13 @@ class RatingNotice(models.Model):
     tournament_name = models.CharField(_("Turnier"), max_length=200, blank=True)
     tournament_code = models.CharField(_("Turniercode"), max_length=40, blank=True)
     tournament_removed = models.BooleanField(_("Turnier gelöscht"), default=False)
+    # What else caused a revision: an officer's adjustment, a merge, a DSB list import, a player's data.
+    cause = models.CharField(
+        _("Ursache"),
+        max_length=12,
+        choices=RatingChangeCause.choices,
+        default=RatingChangeCause.TOURNAMENT,
+    )
     dwz_old = models.PositiveIntegerField(_("DWZ vorher"), null=True)
     dwz_new = models.PositiveIntegerField(_("DWZ nachher"), null=True)
     created_at = models.DateTimeField(_("Zeitpunkt"), auto_now_add=True, db_index=True)
@@ -48,6 +56,29 @@ class RatingNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.kind} {self.dwz_old} → {self.dwz_new}"
+
+    def reason(self) -> str:
+        """Why the DWZ changed, one phrase for the mail and the feed (in the active language)."""
+        tournament = self.tournament_name
+        if self.kind == NoticeKind.EVALUATED:
+            return _("%(tournament)s ausgewertet") % {"tournament": tournament}
+        if self.cause == RatingChangeCause.ADJUSTMENT:
+            return str(_("Neu berechnet nach einer DWZ-Korrektur des Wertungsreferenten"))
+        if self.cause == RatingChangeCause.MERGE:
+            return str(_("Neu berechnet nach dem Zusammenführen doppelter Spielerdaten"))
+        if self.cause == RatingChangeCause.LIST_IMPORT:
+            return str(_("Neu berechnet nach dem Import der DSB-Liste"))
+        if self.cause == RatingChangeCause.PLAYER:
+            return str(_("Neu berechnet nach einer Änderung der Spielerdaten (etwa des Geburtsjahrs)"))
+        if not tournament:
+            return str(_("Neu berechnet"))
+        if self.tournament_removed:
+            return _("Neu berechnet, weil das Turnier %(tournament)s gelöscht wurde") % {
+                "tournament": tournament
+            }
+        return _("Neu berechnet durch das nachgereichte oder korrigierte Turnier %(tournament)s") % {
+            "tournament": tournament
+        }
 
 
 class SubscriptionQuerySet(models.QuerySet["Subscription"]):

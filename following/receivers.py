@@ -14,6 +14,7 @@ def queue_notices(
     tournament_code: str | None = None,
     removed: bool = False,
     chain: bool = False,
+    cause: str = "tournament",
     **kwargs: Any,
 ) -> None:
     from .tasks import rating_notices_task
@@ -25,4 +26,12 @@ def queue_notices(
         tournament_code=tournament_code,
         removed=removed,
         chain=chain,
+        cause=cause,
     )
+
+
+def move_followers(sender: Any, *, keep: int, drop: int, **kwargs: Any) -> None:
+    """A merge: the dropped player's followers follow the kept one (an address following both keeps one)."""
+    from .services import followers_move
+
+    followers_move(keep=keep, drop=drop)

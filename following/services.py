@@ -15,10 +15,13 @@ from collections.abc import Collection, Mapping
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
+from django.db.models import F, Max, Value
+from django.db.models.functions import Greatest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from ratings.enums import RatingChangeCause
 from ratings.models import Club, Evaluation, Membership, Player, Tournament
 
 from .models import NoticeKind, RatingNotice, Subscription
@@ -113,6 +116,7 @@ def notices_record(
     tournament_code: str | None = None,
     removed: bool = False,
     chain: bool = False,
+    cause: str = RatingChangeCause.TOURNAMENT,
 ) -> list[RatingNotice]:
     """One notice per player the recalculation concerned: ``evaluated`` for the players of the saved
     tournament, ``revised`` for everyone else whose DWZ it changed (a late, corrected or deleted
@@ -125,7 +129,7 @@ def notices_record(
                 "player_id", "dwz_old", "dwz_new"
             )
         }
-    cause = (
+    source = (
         tournament_id
         if tournament_id is not None and Tournament.objects.filter(pk=tournament_id).exists()
         else None
@@ -135,16 +139,30 @@ def notices_record(
         RatingNotice(
             player_id=pid,
             kind=NoticeKind.EVALUATED if pid in evaluated else NoticeKind.REVISED,
-            tournament_id=cause,
+            tournament_id=source,
             tournament_name=tournament_name[:200],
             tournament_code=(tournament_code or "")[:40],
             tournament_removed=removed,
+            cause=cause if cause in RatingChangeCause.values else RatingChangeCause.TOURNAMENT,
             dwz_old=changes.get(pid, evaluated.get(pid, (None, None)))[0],
             dwz_new=changes.get(pid, evaluated.get(pid, (None, None)))[1],
         )
         for pid in sorted(known)
     ]
     return RatingNotice.objects.bulk_create(notices, batch_size=500)
+
+
+def followers_move(*, keep: int, drop: int) -> int:
+    """Inside a merge's transaction: the dropped player's subscriptions and notices go to the kept player;
+    an address that follows both keeps its subscription of the kept one. Returns the subscriptions moved."""
+    both = Subscription.objects.filter(player_id=keep).values("email")
+    Subscription.objects.filter(player_id=drop, email__in=both).delete()
+    # The kept player's older news is not news to his new followers.
+    seen = RatingNotice.objects.filter(player_id=keep).aggregate(last=Max("pk"))["last"] or 0
+    RatingNotice.objects.filter(player_id=drop).update(player_id=keep)
+    return Subscription.objects.filter(player_id=drop).update(
+        player_id=keep, notified_up_to=Greatest(F("notified_up_to"), Value(seen))
+    )
 
 
 def _due(subscription: Subscription, now: datetime.datetime) -> datetime.datetime | None:

@@ -16,6 +16,7 @@ def rating_notices_task(
     tournament_code: str | None = None,
     removed: bool = False,
     chain: bool = False,
+    cause: str = "tournament",
 ) -> int:
     """Record the notices of one recalculation (``changes``: ``[player, DWZ before, DWZ after]``) and mail
     the digests they make due (and delete unconfirmed addresses past their link); returns the mails sent."""
@@ -29,6 +30,7 @@ def rating_notices_task(
         tournament_code=tournament_code,
         removed=removed,
         chain=chain,
+        cause=cause,
     )
     return _digests(players={n.player_id for n in notices})
 

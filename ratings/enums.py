@@ -75,6 +75,16 @@ class Edition(models.TextChoices):
     WO2026 = engine.EditionName.WO2026.value, _("WO 2026 (ab 08.06.2026)")
 
 
+class RatingChangeCause(models.TextChoices):
+    """What a recalculation that changed ratings was caused by (``ratings.signals.ratings_changed``)."""
+
+    TOURNAMENT = "tournament", _("Turnier")
+    ADJUSTMENT = "adjustment", _("DWZ-Korrektur")
+    MERGE = "merge", _("Zusammenführung")
+    LIST_IMPORT = "list_import", _("DSB-Liste")
+    PLAYER = "player", _("Spielerdaten")
+
+
 class AdjustmentKind(models.TextChoices):
     START = "start", _("Startwert")
     DSB_LIST = "dsb_list", _("Übernahme aus DSB-Liste")

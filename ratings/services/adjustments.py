@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from django.db import transaction
 
 from ratings.dwz.replay import OrderKey, adjustment_order, day_start
-from ratings.enums import AdjustmentKind
+from ratings.enums import AdjustmentKind, RatingChangeCause
 from ratings.models import Player, RatingAdjustment
 from ratings.recalculation import (
     END_OF_TIME,
@@ -21,6 +21,7 @@ from ratings.recalculation import (
 )
 
 from . import audit
+from .announce import announce_rating_changes
 from .background import recalculate_or_schedule
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ def adjustment_save(*, adjustment: RatingAdjustment, user: Actor = None) -> Reca
             action=audit.AuditAction.UPDATE if old else audit.AuditAction.CREATE,
             before=audit.adjustment_snapshot(adjustment=old) if old else None,
         )
+        announce_rating_changes(report=report, tournament_id=None, cause=RatingChangeCause.ADJUSTMENT)
         return report
 
 
@@ -93,14 +95,17 @@ def adjustment_delete(*, adjustment: RatingAdjustment, user: Actor = None) -> Re
         if adjustment.kind == AdjustmentKind.START:
             adjustment.delete()
             if position is None:
-                return recalculate_start_values(players={adjustment.player_id})
-            return recalculate_or_schedule(
-                changes=Changes(since=position, reset=[adjustment.player_id]), until=position, user=user
-            )
-        assert position is not None  # a dated adjustment has its place (_position)
-        changes = Changes(since=position, removed_adjustments=[adjustment.pk])
-        report = recalculate_or_schedule(changes=changes, until=position, user=user)
-        adjustment.delete()
+                report = recalculate_start_values(players={adjustment.player_id})
+            else:
+                report = recalculate_or_schedule(
+                    changes=Changes(since=position, reset=[adjustment.player_id]), until=position, user=user
+                )
+        else:
+            assert position is not None  # a dated adjustment has its place (_position)
+            changes = Changes(since=position, removed_adjustments=[adjustment.pk])
+            report = recalculate_or_schedule(changes=changes, until=position, user=user)
+            adjustment.delete()
+        announce_rating_changes(report=report, tournament_id=None, cause=RatingChangeCause.ADJUSTMENT)
         return report
 
 
@@ -114,4 +119,6 @@ def player_recalculate(*, player: Player, user: Actor = None) -> RecalculationRe
         lock_ratings()
         since = player_first_event(player.pk) or day_start(END_OF_TIME)
         changes = Changes(since=since, dirty=[player.pk], tournaments=tournaments_of([player.pk]))
-        return recalculate_or_schedule(changes=changes, until=since, user=user)
+        report = recalculate_or_schedule(changes=changes, until=since, user=user)
+        announce_rating_changes(report=report, tournament_id=None, cause=RatingChangeCause.PLAYER)
+        return report

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from ratings.enums import RatingChangeCause
 from ratings.recalculation import RecalculationReport
 from ratings.signals import ratings_changed
 
@@ -18,11 +19,13 @@ def announce_rating_changes(
     tournament_code: str | None = None,
     removed: bool = False,
     chain: bool = False,
+    cause: RatingChangeCause = RatingChangeCause.TOURNAMENT,
 ) -> None:
     """After the current transaction commits, send ``ratings_changed`` with the report's rating changes
     (a rolled-back save announces nothing). A saved tournament is announced even if no DWZ changed (its
     players' evaluation is news); a recalculation that changed nothing else is not. ``chain``: the
-    background replay of the chain after a saved tournament (already announced): every change a revision."""
+    background replay of the chain after a saved tournament (already announced): every change a revision.
+    ``cause``: what caused it when no tournament did (an adjustment, a merge, a list import)."""
     changes = {pk: (old, new) for pk, (old, new) in report.rating_changes.items() if old != new}
     if not changes and (tournament_id is None or removed or chain):
         return
@@ -35,5 +38,6 @@ def announce_rating_changes(
             tournament_code=tournament_code,
             removed=removed,
             chain=chain,
+            cause=str(cause.value),
         )
     )

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_noop, pgettext
 
 from ratings.bulk import insert_rows, update_rows
 from ratings.dwz.replay import OrderKey, adjustment_order, day_start
-from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, Sex
+from ratings.enums import AdjustmentKind, FideTitle, PlayerStatus, RatingChangeCause, Sex
 from ratings.exports import spreadsheet_safe
 from ratings.folding import name_sort_key
 from ratings.formats.dsb_list import DsbList, Limits, ListError, PlayerRow, Problem
@@ -58,6 +58,7 @@ from ratings.recalculation import (
     tournaments_of,
 )
 
+from .announce import announce_rating_changes
 from .official_comparison import official_comparison_store
 from .players import players_status_sync
 
@@ -1058,6 +1059,10 @@ def _import(
     elif reset or dirty or adjustments:
         report.recalculation = recalculate_changes(
             Changes(since=since, reset=reset, dirty=dirty, tournaments=tournaments, adjustments=adjustments)
+        )
+    if report.recalculation is not None:  # a dry run rolls back: nothing is announced
+        announce_rating_changes(
+            report=report.recalculation, tournament_id=None, cause=RatingChangeCause.LIST_IMPORT
         )
     step(_("Bericht"), 6, total)
     for problem in dsb_list.problems:

@@ -17,7 +17,7 @@ from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ratings.enums import AdjustmentKind
+from ratings.enums import AdjustmentKind, RatingChangeCause
 from ratings.models import (
     Evaluation,
     FrozenListRow,
@@ -40,8 +40,10 @@ from ratings.recalculation import (
     player_first_event,
     recalculate_changes,
 )
+from ratings.signals import players_merged
 
 from . import audit
+from .announce import announce_rating_changes
 from .background import recalculate_or_schedule
 from .players import players_status_sync
 
@@ -188,6 +190,7 @@ def _merge(*, keep: Player, drop: Player, user: Actor, dry_run: bool) -> MergeRe
     MergedKey.objects.filter(player=drop).update(player=keep)
     MergedKey.objects.filter(key=keep.key).delete()  # the kept player's own key is his, not an alias
     MergedKey.objects.update_or_create(key=drop.key, defaults={"player": keep})
+    players_merged.send(sender=players_merge, keep=keep.pk, drop=drop_pk)
     drop.delete()
     for name, value in values.items():
         setattr(keep, name, value)
@@ -203,6 +206,7 @@ def _merge(*, keep: Player, drop: Player, user: Actor, dry_run: bool) -> MergeRe
     else:
         report = recalculate_or_schedule(changes=changes, until=since, user=user)
     keep.refresh_from_db()
+    announce_rating_changes(report=report, tournament_id=None, cause=RatingChangeCause.MERGE)  # none if dry
     audit.record(
         user=user,
         action=AuditAction.DELETE,

@@ -67,7 +67,10 @@ def test_feed_shows_the_revision(client, django_capture_on_commit_callbacks):
     assert response["Content-Type"].startswith("application/atom+xml")
     body = response.content.decode()
     assert f"DWZ neu berechnet: {notice.dwz_old} → {notice.dwz_new}" in body
-    assert "Ausgelöst durch Nachgereichtes Februar-Turnier" in body
+    assert (
+        "Neu berechnet durch das nachgereichte oder korrigierte Turnier Nachgereichtes Februar-Turnier"
+        in body
+    )
     assert "März-Open ausgewertet" in body  # the evaluations are items too
     club_body = client.get(reverse("following:club-feed", args=[h.club.zps])).content.decode()
     assert f"{h.c.name}: DWZ neu berechnet" in club_body
