@@ -17,6 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -94,8 +95,14 @@ def complaint_submit(
         raise ValidationError(_("Bitte Name, E-Mail und Beschreibung angeben."))
     if player is not None and player.publication_objection:
         context = str(player.public_name)  # nor in the officers' mail subject
+    elif player is not None:
+        context = str(player.name)
+        primary = Membership.objects.current().filter(player=player).select_related("club")
+        membership = primary.primary_first().first()  # type: ignore[no-untyped-call]
+        if membership is not None:  # the officer sees at once which club the report concerns
+            context = f"{context} ({membership.club.name})"
     else:
-        context = str(player.name) if player is not None else ""
+        context = ""
     if tournament is not None:
         context = f"{tournament.name} ({tournament.code})" if tournament.code else tournament.name
     with transaction.atomic():
@@ -123,6 +130,9 @@ def complaint_submit(
                 "recipients": [None, [u.pk for u in recipients]],
             },
         )
+        addresses = sorted({u.email for u in recipients if u.email})
+        if addresses:
+            transaction.on_commit(lambda: _mail_received(complaint, addresses))
     return complaint
 
 
@@ -170,6 +180,17 @@ def complaint_update(*, complaint: Complaint, status: str, note: str, user: Acto
         if closing:
             transaction.on_commit(lambda: _mail_done(stored))
     return stored
+
+
+def _mail_received(complaint: Complaint, addresses: list[str]) -> None:
+    """The officers' mail: a new report is in their inbox (the reporter's address stays in the inbox)."""
+    inbox = settings.SITE_URL.rstrip("/") + reverse("ratings:officer-complaint", args=[complaint.pk])
+    body = render_to_string("ratings/mail/complaint_received.txt", {"complaint": complaint, "url": inbox})
+    subject = _("Neue Reklamation #%(pk)d: %(context)s") % {
+        "pk": complaint.pk,
+        "context": complaint.context or _("ohne Bezug"),
+    }
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, addresses)
 
 
 def _mail_done(complaint: Complaint) -> None:

@@ -94,10 +94,19 @@ def test_reported_worked_through_and_closed_with_a_mail(tree):
 def test_the_reporter_gets_one_mail_when_done(tree):
     _dsb, _land, _bezirk, with_officer, _without = tree
     officer = make_user("verein", club=with_officer)
+    officer.email = "verein@example.org"
+    officer.save(update_fields=["email"])
+    make_user("ohne-adresse", club=with_officer)  # a second officer without an address: no mail to him
     player = make_player(dwz=1600, club=with_officer)
     complaint = complaint_submit(
         name="Eva Melder", email="eva@example.org", text="Partie fehlt", player=player
     )
+    (received,) = mail.outbox  # the officer hears of it at once
+    assert received.to == [officer.email]
+    assert f"#{complaint.pk}" in received.subject and "SV Mit" in received.subject
+    assert "Partie fehlt" in received.body and f"/referent/reklamationen/{complaint.pk}/" in received.body
+    assert "eva@example.org" not in received.body
+    mail.outbox.clear()
     complaint_update(complaint=complaint, status=ComplaintStatus.DONE, note="Nachgetragen.", user=officer)
     assert len(mail.outbox) == 1
     sent = mail.outbox[0]
