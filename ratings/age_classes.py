@@ -25,3 +25,24 @@ def public_birth_year(birth_year: int | None, *, year: int) -> str:
     if birth_year is None:
         return ""
     return age_class(birth_year, year=year) or str(birth_year)
+
+
+def class_floor(age: int) -> int:
+    """The youngest age of ``age``'s youth class (15 → 14, the U16's first year); ``age`` from 18 on.
+
+    An age filter on a public list widens its bounds to whole classes under 18: filtering "age from 15 to
+    15" must not tell a player's birth year where the page shows only his class."""
+    lower = 0
+    for limit in YOUTH_CLASSES:
+        if age < limit:
+            return lower
+        lower = limit
+    return age
+
+
+def class_ceiling(age: int) -> int:
+    """The oldest age of ``age``'s youth class (14 → 15); ``age`` from 18 on."""
+    for limit in YOUTH_CLASSES:
+        if age < limit:
+            return limit - 1
+    return age

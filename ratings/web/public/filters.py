@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from ratings.age_classes import class_ceiling, class_floor
 from ratings.enums import Sex
 from ratings.models import Club, Organisation
 from ratings.selectors import lists, search
@@ -184,11 +185,13 @@ class RatingListFilter(BootstrapFilterSet):
             return qs
         return qs.in_clubs(search.filter_clubs(Club.objects.all(), query=value))
 
+    # Under 18 the bounds widen to whole age classes (issue 30 §4: no birth year of a minor, by a filter
+    # either).
     def filter_age_from(self, qs, name, value):
-        return qs.filter(birth_year__lte=timezone.localdate().year - value)
+        return qs.filter(birth_year__lte=timezone.localdate().year - class_floor(value))
 
     def filter_age_to(self, qs, name, value):
-        return qs.filter(birth_year__gte=timezone.localdate().year - value)
+        return qs.filter(birth_year__gte=timezone.localdate().year - class_ceiling(value))
 
     def filter_active(self, qs, name, value):
         return qs.active() if value else qs

@@ -266,7 +266,9 @@ class RatingListTable(LeanTable):
     name = tables.Column(
         verbose_name=_("Name"),
         accessor="surname",
-        order_by=("name_sort", "pk"),  # DIN 5007 (ratings.folding.name_sort_key)
+        # DIN 5007 (ratings.folding.name_sort_key); a player who objected to publication sorts at one end,
+        # not at his name's place (issue 30 §4).
+        order_by=("publication_objection", "name_sort", "pk"),
         attrs={"td": {"class": "name"}},
     )
     club = tables.Column(

@@ -7,9 +7,11 @@ import json
 import pytest
 from django.urls import reverse
 
+from ratings.age_classes import class_ceiling, class_floor
 from ratings.models import AuditEvent
+from ratings.models.player import HIDDEN_NAME
 from ratings.services.privacy import player_publication_set
-from tests.builders import make_user
+from tests.builders import make_player, make_user
 from tests.privacy_fixtures import HIDDEN_FIRST_NAME, HIDDEN_SURNAME, YOUTH_BIRTH_YEAR
 
 pytestmark = pytest.mark.django_db
@@ -196,3 +198,42 @@ def test_the_age_class_by_calendar_year():
     assert public_birth_year(2015, year=year) == "U12"
     assert public_birth_year(None, year=year) == ""
     assert datetime.date.today().year >= 2026
+
+
+def test_an_age_filter_tells_no_more_than_the_age_class():
+    """Under 18 the filter's bounds widen to whole classes: 'from 15 to 15' finds the whole U16 (14 and 15),
+    so no filter narrows a youth to his birth year; from 18 on the bounds are exact."""
+    assert [(class_floor(a), class_ceiling(a)) for a in (0, 7, 8, 9, 14, 15, 16, 17)] == [
+        (0, 7),
+        (0, 7),
+        (8, 9),
+        (8, 9),
+        (14, 15),
+        (14, 15),
+        (16, 17),
+        (16, 17),
+    ]
+    assert (class_floor(18), class_ceiling(18), class_floor(40), class_ceiling(40)) == (18, 18, 40, 40)
+    for age in range(0, 18):  # every minor's filter result is the same for both years of his class
+        low, high = class_floor(age), class_ceiling(age)
+        assert all((class_floor(a), class_ceiling(a)) == (low, high) for a in range(low, high + 1))
+
+
+@pytest.mark.usefixtures("hidden_area")
+def test_the_age_filter_on_the_list_finds_the_whole_class(client):
+    age = datetime.date.today().year - YOUTH_BIRTH_YEAR
+    url = reverse("ratings:rating-list")
+    for exact in (class_floor(age), class_floor(age) + 1):  # either year of his class finds him
+        page = body(client.get(url, {"alter_von": exact, "alter_bis": exact}))
+        assert "Jugendlich, Jan" in page
+
+
+def test_in_name_order_a_hidden_player_sorts_at_the_end_not_at_his_name(client, hidden_area):
+    club = hidden_area[0]
+    make_player(dwz=1500, club=club, surname="Zimmermann", first_name="Zora")  # after "Verborgenhausen"
+
+    for url in (reverse("ratings:player-list"), reverse("ratings:rating-list") + "?sort=name"):
+        page = body(client.get(url))
+        rows = page[page.index("<tbody") :].split("<tr")[1:]
+        hidden_at = [i for i, row in enumerate(rows) if str(HIDDEN_NAME) in row]
+        assert hidden_at == [len(rows) - 1], url

@@ -124,7 +124,8 @@ class PlayerListView(RatingListView):
     export_name = "dwz-spieler"
 
     def get_queryset(self):
-        return lists.list_rows(stichtag=self.stichtag).order_by("name_sort", "pk")
+        # Players who objected to publication last: his row's place must not tell his name (issue 30 §4).
+        return lists.list_rows(stichtag=self.stichtag).order_by("publication_objection", "name_sort", "pk")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
