@@ -10,6 +10,9 @@
 #     bench/load.sh                 # this checkout
 #     bench/load.sh /tmp/old-tree   # another checkout (e.g. `git worktree add --detach /tmp/old-tree <commit>`),
 #                                   # served with this checkout's .venv, to compare before and after
+#     LOAD_DATABASE_URL=postgres://postgres@127.0.0.1:5432/dwz_fed2m_load bench/load.sh
+#                                   # an existing, migrated database instead of the demo (a copy of the 2 M
+#                                   # federation: `createdb -T dwz_fed2m dwz_fed2m_load`); nothing is seeded
 # Environment: PORT (8003), CONNECTIONS (50), DURATION (20s), WORKERS (2), CACHE (warm | cold | both: warm).
 set -euo pipefail
 
@@ -32,13 +35,17 @@ cleanup() {
 trap cleanup EXIT
 
 export DJANGO_SETTINGS_MODULE=dwzsite.settings DJANGO_DEBUG=False DJANGO_SECRET_KEY="load-bench-$RANDOM$RANDOM"
-export DATABASE_URL="sqlite:///$work/load.sqlite3" DJANGO_SECURE_COOKIES=False DJANGO_SECURE_SSL_REDIRECT=False
+export DATABASE_URL="${LOAD_DATABASE_URL:-sqlite:///$work/load.sqlite3}" DJANGO_SECURE_COOKIES=False DJANGO_SECURE_SSL_REDIRECT=False
 export DJANGO_LOG_LEVEL=ERROR
 cd "$SRC"
 "$BIN/python" scripts/compile_messages.py >/dev/null
 "$BIN/python" manage.py migrate --no-input -v 0
 "$BIN/python" manage.py createcachetable
-"$BIN/python" manage.py seed_demo >/dev/null
+if [ -z "${LOAD_DATABASE_URL:-}" ]; then
+  "$BIN/python" manage.py seed_demo >/dev/null
+else  # the page cache's table may hold the last run's pages: every run starts cold
+  "$BIN/python" manage.py shell --no-imports -v 0 -c 'from django.core.cache import caches; caches["pages"].clear()'
+fi
 "$BIN/python" manage.py collectstatic --no-input --clear -v 0
 
 # The most-played player, the largest tournament and the largest club: the heaviest pages of the demo.
