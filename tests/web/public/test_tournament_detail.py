@@ -297,3 +297,23 @@ def test_large_tournament_loads_its_games_on_their_own(client, e2, monkeypatch):
     page = client.get(games_url).content.decode()
     assert "<html" in page and "Maiturnier" in page and "0,702" in page
     assert client.get(reverse("ratings:tournament-games", args=[t.pk + 999])).status_code == 404
+
+
+def test_the_games_markup_written_in_python_e1_e2(client, e1, e2):
+    """The crosstable, progress cells and scoresheets come from ``templatetags.tournament_games``: the cells
+    as the template wrote them, names escaped."""
+    cross = client.get(url(e1["tournament"])).content.decode()
+    assert '<td class="self" aria-label="—"></td><td>1</td>' in cross
+    assert '<td class="fw-semibold">1</td></tr>' in cross
+    html = client.get(url(e2["tournament"])).content.decode()
+    assert '<td>2w1<br><small class="text-body-secondary">1</small></td>' in html
+    assert '<td>3w½<br><small class="text-body-secondary">1,5</small></td>' in html
+    assert '<th scope="row" colspan="5">Summe (We)</th><td class="num fw-semibold">2,776</td>' in html
+    assert '<td class="num">1700</td>\n        <td>Weiß</td>' in html
+
+
+def test_a_name_in_the_games_tables_is_escaped(client, e2):
+    player = e2["player"]
+    type(player).objects.filter(pk=player.pk).update(first_name="<b>Eva</b>")
+    html = client.get(reverse("ratings:tournament-games", args=[e2["tournament"].pk])).content.decode()
+    assert "<b>Eva</b>" not in html and "&lt;b&gt;Eva&lt;/b&gt;" in html
