@@ -125,6 +125,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        # A kept connection is checked before a request uses it: a restarted server costs one reconnect,
+        # not one failed request per worker.
+        conn_health_checks=True,
     )
 }
 # How long a rating write waits for the rating lock (a running import or recalculation) before the officer
