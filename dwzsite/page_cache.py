@@ -10,9 +10,15 @@ A page is cached when all hold:
   ``Cache-Control`` of its own and is not streamed.
 
 The key holds the ratings generation (``ratings.generation``: bumped in the same transaction as every write
-that changes a public page), the language, the full path with its query string (``stichtag``, filters,
-sorting, page) and the htmx headers (a fragment is not the page). A new generation makes every old key
-unreachable: nothing is deleted, old entries expire (``TIMEOUT``) or are culled.
+that changes a public page) with the time of its last change, the language, the full path with its query
+string (``stichtag``, filters, sorting, page) and the htmx headers (a fragment is not the page). A new
+generation makes every old key unreachable: nothing is deleted, old entries expire (``TIMEOUT``) or are
+culled.
+
+Each worker process keeps the pages it served last in memory as well (``_LocalPages``, at most
+``PAGE_CACHE_LOCAL_BYTES``), in front of the shared cache: a key names one generation's page, so a local
+copy is never stale, and the busiest pages (a 190 kB card) are not read and decoded from the database cache
+on every request. The generation itself is read on every request, as before.
 
 Every answer of a cacheable request carries an ``ETag`` and ``Last-Modified`` from the generation (only the
 ETag answers 304: ``_Page.not_modified``), and
@@ -25,6 +31,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +59,46 @@ _VARY = ("Accept-Language", "Cookie", "HX-Request", "HX-Target")
 _UNSTORED = {"set-cookie", "date", "etag", "last-modified", "cache-control", "vary", "expires"}
 
 
+class _LocalPages:
+    """A process's own copies of pages of the shared cache, the least recently used dropped first once their
+    bytes pass ``settings.PAGE_CACHE_LOCAL_BYTES`` (0: none kept)."""
+
+    def __init__(self) -> None:
+        self._pages: OrderedDict[str, tuple[bytes, list[tuple[str, str]]]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()  # runserver and threaded workers serve requests side by side
+
+    def get(self, key: str) -> tuple[bytes, list[tuple[str, str]]] | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def set(self, key: str, page: tuple[bytes, list[tuple[str, str]]]) -> None:
+        limit = settings.PAGE_CACHE_LOCAL_BYTES
+        size = len(page[0])
+        if size * 8 > limit:  # nothing kept, or one page would push out most of the others
+            return
+        with self._lock:
+            old = self._pages.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old[0])
+            self._pages[key] = page
+            self._bytes += size
+            while self._bytes > limit:
+                _key, dropped = self._pages.popitem(last=False)
+                self._bytes -= len(dropped[0])
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+            self._bytes = 0
+
+
+local_pages = _LocalPages()
+
+
 class _Page:
     """What one cacheable request knows: its key, ETag and Last-Modified."""
 
@@ -58,6 +106,8 @@ class _Page:
         generation, changed_at = current_generation()
         parts = [
             generation,
+            # A generation's number alone could come again (a database restored from a backup); its time not.
+            changed_at.isoformat() if changed_at is not None else "",
             getattr(request, "LANGUAGE_CODE", settings.LANGUAGE_CODE),
             # Pages and API answers hold absolute links (the API's ``url``s): per host and scheme.
             request.scheme,
@@ -129,6 +179,7 @@ class PageCacheMiddleware:
             return response
         if _storable(request, response):
             headers = [(name, value) for name, value in response.items() if name.lower() not in _UNSTORED]
+            local_pages.set(page.key, (response.content, headers))
             try:
                 caches[settings.PAGE_CACHE_ALIAS].set(page.key, (response.content, headers))
             except Exception:  # a cache that fails (Redis away, no table) costs speed, not the page
@@ -150,13 +201,16 @@ class PageCacheMiddleware:
         if page.not_modified(request):
             page.hit = True
             return page.headers(HttpResponseNotModified())
-        try:
-            stored = caches[settings.PAGE_CACHE_ALIAS].get(page.key)
-        except Exception:  # as above: the page is rendered
-            logger.warning("page cache: reading %s failed", request.path, exc_info=True)
-            stored = None
+        stored = local_pages.get(page.key)
         if stored is None:
-            return None
+            try:
+                stored = caches[settings.PAGE_CACHE_ALIAS].get(page.key)
+            except Exception:  # as above: the page is rendered
+                logger.warning("page cache: reading %s failed", request.path, exc_info=True)
+                stored = None
+            if stored is None:
+                return None
+            local_pages.set(page.key, stored)
         page.hit = True
         content, headers = stored
         response = HttpResponse(content)

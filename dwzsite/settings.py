@@ -276,6 +276,8 @@ CACHES["pages"] = page_cache()
 # Public pages and API answers for anonymous visitors, keyed by the ratings generation (issue 31).
 PAGE_CACHE = env_bool("DWZ_PAGE_CACHE", True)
 PAGE_CACHE_ALIAS = "pages"
+# Each worker's own copies of the pages it served last, in front of the shared cache (dwzsite/page_cache.py).
+PAGE_CACHE_LOCAL_BYTES = env_int("DWZ_PAGE_CACHE_LOCAL_MB", 32) * 1024 * 1024
 # Views cached: those whose module starts with one of these; minus those of PAGE_CACHE_EXCLUDED_VIEWS.
 PAGE_CACHE_VIEWS = ["ratings.web.public", "ratings.api", "leagues.web.public", "leagues.api"]
 # The progress page of a recalculation changes while it runs, without a generation.

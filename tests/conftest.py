@@ -50,6 +50,15 @@ def _default_language():
 
 
 @pytest.fixture(autouse=True)
+def _local_pages_empty():
+    """Each test starts with no page in the worker's own page copies (``dwzsite.page_cache.local_pages``):
+    its keys hold the generation and its time, which a test that moves the clock could meet again."""
+    from dwzsite.page_cache import local_pages
+
+    local_pages.clear()
+
+
+@pytest.fixture(autouse=True)
 def _correction_window_off(settings):
     """The suite's tournaments have fixed dates, most of them more than a year back by now: the WO 6.2 year
     of a Wertungsreferent (``ratings.permissions``) would refuse them. Its own tests turn it on with

@@ -321,3 +321,46 @@ def test_an_objection_to_publication_empties_the_cached_pages(client, e2):
     player_publication_set(player=player, objection=True, user=admin)
     for url in pages:
         assert player.surname not in _text(client, url), url
+
+
+def test_a_worker_serves_its_own_copy_and_never_an_old_generation(
+    client, e2, settings, django_assert_num_queries
+):
+    """The worker's own copies (``local_pages``) answer without the shared cache; a write's new generation
+    is a new key there too, and a copy bigger than an eighth of the limit is not kept."""
+    from django.core.cache import caches
+
+    from dwzsite.page_cache import local_pages
+
+    player = e2["player"]
+    url = _card(player)
+    _text(client, url)
+    caches["pages"].clear()  # only the worker's copy is left
+    Player.objects.filter(pk=player.pk).update(surname="Hinterrücks")
+    with django_assert_num_queries(1):  # the generation; no page rendered, no shared cache read
+        assert "Hinterrücks" not in _text(client, url)
+    player.refresh_from_db()
+    player.surname = "Neumann"
+    player_save(player=player)
+    assert "Neumann" in _text(client, url)
+    settings.PAGE_CACHE_LOCAL_BYTES = 8 * 1024  # the card is bigger than 1 kB
+    local_pages.clear()
+    _text(client, url)
+    caches["pages"].clear()
+    Player.objects.filter(pk=player.pk).update(surname="Zuletzt")
+    assert "Zuletzt" in _text(client, url)
+
+
+def test_the_worker_copies_drop_the_least_recently_used(settings):
+    from dwzsite.page_cache import _LocalPages
+
+    settings.PAGE_CACHE_LOCAL_BYTES = 800
+    pages = _LocalPages()
+    for key in "abcd":
+        pages.set(key, (b"x" * 100, []))
+    pages.get("a")  # used again: kept
+    for key in "efghi":  # nine pages of 100 bytes: one must go
+        pages.set(key, (b"x" * 100, []))
+    assert pages.get("b") is None and pages.get("a") is not None and pages.get("i") is not None
+    pages.set("big", (b"x" * 101, []))  # more than an eighth of the limit
+    assert pages.get("big") is None

@@ -21,6 +21,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from hypothesis.stateful import invariant, run_state_machine_as_test
 
+from dwzsite.page_cache import local_pages
 from ratings import generation
 from tests.services.test_write_paths_state_machine import (
     WritePaths,
@@ -59,6 +60,7 @@ class _CachedPages:
         # Each example rolls its writes back, the generation's bumps with them: the next example counts
         # the same generations again over other rows, which production never does. Start it empty.
         caches["pages"].clear()
+        local_pages.clear()
         super().__init__()
 
     def _watched(self) -> list[str]:
