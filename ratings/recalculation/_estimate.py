@@ -55,8 +55,9 @@ def background_limit() -> int:
     per = settings.RECALCULATION_SECONDS_PER_EVALUATION
     if per <= 0:
         return 1  # nothing takes time: the count says only "none" or "some"
-    # at least 1: a threshold below zero (everything to the background) still counts whether there is any
-    return max(1, math.floor(settings.RECALCULATION_BACKGROUND_SECONDS / per) + 1)
+    # at least 1: a threshold below zero (everything to the background) still counts whether there is any;
+    # an infinite one (``DWZ_BACKGROUND_SECONDS=inf``: never to the background) counts everything.
+    return max(1, min(math.floor(min(settings.RECALCULATION_BACKGROUND_SECONDS / per, 2.0**62)) + 1, 2**62))
 
 
 def _extrapolated(
@@ -77,7 +78,8 @@ def background_estimate(changes: Changes, *, instead: tuple[int, int] | None = N
     """The estimated seconds of recalculating ``changes`` if that is longer than
     ``settings.RECALCULATION_BACKGROUND_SECONDS`` (a save then replays up to its own tournament and leaves
     the rest to a job), else None (all at once). ``instead`` as in ``recalculation_estimate``."""
-    if changes.since is None:
-        return None
+    threshold = settings.RECALCULATION_BACKGROUND_SECONDS
+    if changes.since is None or (math.isinf(threshold) and threshold > 0):
+        return None  # nothing to count: the whole chain runs in the request
     _entries, seconds = recalculation_estimate(since=changes.since[0], instead=instead)
-    return None if seconds <= settings.RECALCULATION_BACKGROUND_SECONDS else seconds
+    return None if seconds <= threshold else seconds

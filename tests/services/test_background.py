@@ -19,7 +19,13 @@ from ratings.models import (
     Tournament,
     TournamentEntry,
 )
-from ratings.recalculation import ratings_verify, recalculate, recalculation_estimate
+from ratings.recalculation import (
+    Changes,
+    background_estimate,
+    ratings_verify,
+    recalculate,
+    recalculation_estimate,
+)
 from ratings.services import tournament_delete
 from ratings.services.background import ABANDONED, job_run, jobs_resume
 from tests.builders import player, random_history, save_tournament, snapshot
@@ -98,6 +104,23 @@ def test_estimate_counts_only_up_to_the_background_threshold_and_extrapolates_be
     assert recalculation_estimate(since=start, instead=(first.pk, 9)) == (21, 21.0)
     settings.RECALCULATION_BACKGROUND_SECONDS = 7  # the other three extrapolated from two, then + 9
     assert recalculation_estimate(since=start, instead=(first.pk, 9)) == (21, 21.0)
+
+
+def test_an_infinite_threshold_keeps_every_chain_in_the_request(settings, django_assert_max_num_queries):
+    """``DWZ_BACKGROUND_SECONDS=inf`` (never to the background; the federation bench's whole chain in the
+    request) is no OverflowError: the save counts nothing and runs the chain at once; an estimate asked
+    for a preview counts every entry."""
+    start = datetime.date(2024, 1, 7)
+    _four_of_four(start)
+    settings.RECALCULATION_SECONDS_PER_EVALUATION = 1e-4
+    settings.RECALCULATION_BACKGROUND_SECONDS = float("inf")
+    assert recalculation_estimate(since=start) == (16, pytest.approx(16e-4))
+    with django_assert_max_num_queries(0):
+        assert background_estimate(Changes(since=(start, "", 0), everything=True)) is None
+    saved = _history(4)
+    _correct(saved, 1)
+    assert not RecalculationJob.objects.exists()
+    assert ratings_verify() == []
 
 
 def test_a_short_recalculation_runs_at_once_without_a_job():
