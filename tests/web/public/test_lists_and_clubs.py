@@ -18,6 +18,20 @@ def test_club_list_with_filter(client, e2, federation):
     ] == ["B0101"]
 
 
+def test_club_list_counts_current_members_only_and_sorts_by_them(client, e2, federation):
+    """A past membership does not count, a club without current members shows 0 (and sorts last)."""
+    import datetime
+
+    from ratings.models import Club, Membership
+
+    club = Club.objects.get(zps="C0501")
+    Membership.objects.filter(club=club).update(valid_until=datetime.date(2024, 1, 1))
+    rows = client.get(reverse("ratings:club-list"), {"sort": "-members"}).context["table"].page.object_list
+    counts = {r.record.zps: r.record.members for r in rows}
+    assert counts["C0501"] == 0 and [r.record.members for r in rows][-1] == 0
+    assert sorted(counts.values(), reverse=True) == [r.record.members for r in rows]
+
+
 def test_tournament_list(client, e2, e1):
     response = client.get(reverse("ratings:tournament-list"))
     assert [r.record.name for r in response.context["table"].page.object_list] == [
