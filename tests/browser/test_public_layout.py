@@ -57,6 +57,21 @@ def test_public_pages_fit_the_width(live_server, page, data):
     assert errors == []
 
 
+def test_the_club_list_shows_the_members_on_a_phone_without_scrolling(live_server, page, data):
+    """At 390 px the federation column gives way: ZPS, club and member count fit the width, the table
+    does not scroll; at 1366 px the federation is back."""
+    for width, federation in ((390, False), (1366, True)):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(live_server.url + "/vereine/")
+        box = page.locator("#club-table").evaluate(
+            "t => [t.closest('.table-responsive').scrollWidth, t.closest('.table-responsive').clientWidth]"
+        )
+        assert box[0] <= box[1], (width, box)
+        members = page.locator("#club-table tbody td.num").first
+        expect(members).to_be_in_viewport()
+        assert page.locator("#club-table thead th", has_text="Verband").is_visible() is federation
+
+
 def test_chart_with_one_evaluation_shows_one_point(live_server, page, db):
     player = make_player(surname="Einzel", first_name="Eva", dwz=1500, index=1)
     errors = collect_errors(page)

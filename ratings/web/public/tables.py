@@ -474,7 +474,8 @@ class ClubTable(LeanTable):
     name = tables.Column(
         verbose_name=_("Verein"), order_by=("name_sort", "zps"), attrs={"td": {"class": "name"}}
     )
-    organisation = tables.Column(verbose_name=_("Verband"), accessor="organisation__name")
+    # On a phone the federation gives way (the filter above names it): ZPS, club and members fit 390 px.
+    organisation = tables.Column(verbose_name=_("Verband"), accessor="organisation__name", attrs=WIDE)
     members = tables.Column(
         verbose_name=_("Mitglieder"), attrs={"td": {"class": "num"}, "th": {"class": "num"}}
     )
