@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 
 from django.conf import settings
@@ -240,12 +241,28 @@ class Board(models.Model):
 
     def as_core(self) -> core.Board:
         """The board for the core: players by primary key as text, an empty result as None."""
+        return self.core_of(
+            self.number, self.home_player_id, self.away_player_id, self.result, self.rated_result,
+            self.played_on, self.home_white,
+        )  # fmt: skip
+
+    @staticmethod
+    def core_of(
+        number: int,
+        home_player_id: int | None,
+        away_player_id: int | None,
+        result: str,
+        rated_result: str,
+        played_on: datetime.date | None,
+        home_white: bool | None,
+    ) -> core.Board:
+        """``as_core`` of a board read as plain values (a card's record reads hundreds)."""
         return core.Board(
-            number=self.number,
-            home=None if self.home_player_id is None else str(self.home_player_id),
-            away=None if self.away_player_id is None else str(self.away_player_id),
-            result=self.result or None,
-            rated_result=self.rated_result or None,
-            played_on=self.played_on,
-            home_white=self.home_white,
+            number=number,
+            home=None if home_player_id is None else str(home_player_id),
+            away=None if away_player_id is None else str(away_player_id),
+            result=result or None,
+            rated_result=rated_result or None,
+            played_on=played_on,
+            home_white=home_white,
         )

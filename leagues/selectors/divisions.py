@@ -290,13 +290,7 @@ def board_record(*, player_id: int) -> list[BoardRecordRow]:
             for team_id, name in ((m[2], m[11]), (m[3], m[12])):
                 if team_id is not None:
                     teams[str(team_id)] = (team_id, name, m[7], m[8], m[9], m[10])
-        entry[1].append(
-            core.Board(
-                number=number, home=None if home is None else str(home),
-                away=None if away is None else str(away), result=result or None, rated_result=rated or None,
-                played_on=played_on, home_white=home_white,
-            )
-        )  # fmt: skip
+        entry[1].append(Board.core_of(number, home, away, result, rated, played_on, home_white))
     core_matches = [
         core.Match(
             round=m[0], home=str(m[2]), away=None if m[3] is None else str(m[3]), date=m[4], status=m[6],
