@@ -461,12 +461,14 @@ def write(fed: Federation, seed: int) -> dict:
         TournamentEntry,
         TournamentEntryMode,
     )
+    from ratings.recalculation import add_new_spans
 
     now = datetime.datetime(2026, 12, 1, 12, tzinfo=datetime.UTC)
     with transaction.atomic():
         insert_rows(Organisation, ("id", "code", "name", "parent"), fed.organisations)
         insert_rows(Club, ("id", "zps", "name", "organisation"), fed.clubs)
         insert_rows(Player, PLAYER_FIELDS, fed.players)
+        add_new_spans([row[0] for row in fed.players])  # as a new player gets them (no DWZ yet)
         insert_rows(
             Membership,
             ("player", "club", "member_number", "status", "valid_from", "valid_until"),

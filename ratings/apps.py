@@ -16,4 +16,6 @@ class RatingsConfig(AppConfig):
         # The recalculation and the engine at start-up, together: the digest that certifies stored rows
         # (``recalculation._base.code_digest``) is then read from the source this process runs, not from
         # files a later deploy replaced under it.
-        import ratings.recalculation  # noqa: F401 - with it ``_base`` (the digest) and ``_full``
+        import ratings.recalculation  # with it ``_base`` (the digest) and ``_full``
+
+        ratings.recalculation.connect_span_signals()

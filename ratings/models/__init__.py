@@ -20,6 +20,7 @@ from .generation import PageGeneration
 from .officer import OfficerScope, TournamentEntryMode
 from .player import Membership, MergedKey, Player
 from .recalculation import RecalculationJob, RecalculationJobStatus
+from .span import RatingSpan
 from .submission import TournamentSubmission
 from .tournament import Game, Tournament, TournamentEntry
 
@@ -46,6 +47,7 @@ __all__ = [
     "PageGeneration",
     "Player",
     "RatingAdjustment",
+    "RatingSpan",
     "RatingState",
     "RecalculationJob",
     "RecalculationJobStatus",

@@ -1,5 +1,5 @@
-"""Chronological recalculation (spec §9): the only code that writes evaluations, Restpartien and the derived
-``Player.dwz`` / ``index`` / ``last_evaluated``.
+"""Chronological recalculation (spec §9): the only code that writes evaluations, Restpartien, the derived
+``Player.dwz`` / ``index`` / ``last_evaluated`` and the rating spans (``RatingSpan``).
 
 Shape: take the lock, load everything from the changed point onward in a few queries, replay in memory
 (``ratings.dwz.replay``), delete and bulk-insert the rows of the tournaments whose results changed, update
@@ -11,7 +11,8 @@ The names below are the whole API; the modules are private (tests of the interna
 save or delete will re-evaluate: the replay's reach alone, no lock, nothing written; for the previews),
 ``_estimate`` (whether a save leaves its chain to the background), ``_full`` (the replay from scratch,
 streamed in date windows), ``_write`` (rows and players), ``_players`` (per-player reads),
-``_verify`` (compare with a replay from scratch), ``_base`` (the report and shared helpers).
+``_spans`` (each player's rating spans, the lists' values at a day), ``_verify`` (compare with a replay
+from scratch), ``_base`` (the report and shared helpers).
 """
 
 from ._base import END_OF_TIME, RecalculationReport, earliest
@@ -20,6 +21,10 @@ from ._estimate import background_estimate, recalculation_estimate
 from ._load import first_event_of, player_first_event, tournaments_of
 from ._lock import RatingLockTimeout, is_lock_timeout, lock_ratings
 from ._reach import Reach, reach_of_delete, reach_of_save, span_of, stored_since
+from ._spans import add_new as add_new_spans
+from ._spans import connect_signals as connect_span_signals
+from ._spans import differences as span_differences
+from ._spans import rebuild as rebuild_spans
 from ._verify import ratings_verify
 
 __all__ = [
@@ -28,7 +33,9 @@ __all__ = [
     "RatingLockTimeout",
     "Reach",
     "RecalculationReport",
+    "add_new_spans",
     "background_estimate",
+    "connect_span_signals",
     "earliest",
     "first_event_of",
     "is_lock_timeout",
@@ -37,10 +44,12 @@ __all__ = [
     "ratings_verify",
     "reach_of_delete",
     "reach_of_save",
+    "rebuild_spans",
     "recalculate",
     "recalculate_changes",
     "recalculate_start_values",
     "recalculation_estimate",
+    "span_differences",
     "span_of",
     "stored_since",
     "tournaments_of",

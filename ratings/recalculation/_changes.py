@@ -36,7 +36,7 @@ from ratings.models import (
     TournamentEntry,
 )
 
-from ._base import END_OF_TIME, RecalculationReport, engine_id, without_cyclic_gc
+from ._base import END_OF_TIME, RecalculationReport, chunks, engine_id, without_cyclic_gc
 from ._full import recalculate_full
 from ._incremental import Frontier, just_after
 from ._load import (
@@ -52,6 +52,7 @@ from ._load import (
 )
 from ._lock import lock_ratings
 from ._players import update_in_place
+from ._spans import rebuild as rebuild_spans
 from ._write import (
     RESTPARTIE_FIELDS,
     Decimals,
@@ -178,7 +179,9 @@ def recalculate_changes(
     touched = {int(p) for p in outcome.dirty} | reset_pks
     evaluated = {_typed_key(key)[1]: result for key, result in outcome.evaluated.items()}
     by_pk = {cast(int, e.key): e for e in t_events}
-    touched |= _write(evaluated, by_pk, stored, removed=removed_t, report=report)
+    written = _write(evaluated, by_pk, stored, removed=removed_t, report=report)
+    _rewrite_spans(changes, written)
+    touched |= written
     if until is not None:
         # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
         for held in later:
@@ -206,10 +209,11 @@ def _recalculate_reach(
             if kind == "d" and order > until:
                 report.lost_after.setdefault(order, set()).add(pk)
 
-    touched = {int(p) for p in frontier.touched}
-    touched |= _write(
+    written = _write(
         frontier.evaluated, frontier.events, frontier.stored, removed=frontier.removed_t, report=report
     )
+    _rewrite_spans(changes, written)
+    touched = {int(p) for p in frontier.touched} | written
     frontier.finish(touched, until=until)
     if until is not None:
         # Players with a later event keep the DWZ their stored later rows give them, until the chain is done.
@@ -402,6 +406,24 @@ def _write(
     return touched
 
 
+def _rewrite_spans(changes: Changes, written: set[int]) -> None:
+    """Rewrite the rating spans of the players whose stored rows changed: ``written`` (their evaluation
+    rows, ``_write``), the players of the changed, moved and removed adjustments and the dirty ones, from
+    ``changes.since`` on (nothing before it changed); the reset ones (a start value, a merge) whole. Removed
+    adjustments still exist here: they are left out."""
+    removed = changes.removed_adjustments
+    players = set(written) | set(changes.dirty)
+    since = changes.since[0] if changes.since is not None else None
+    for place, lost in changes.lost:
+        players |= set(lost)
+        since = min(since, place[0]) if since is not None else None
+    for chunk in chunks([*changes.adjustments, *removed]):
+        players |= set(RatingAdjustment.objects.filter(pk__in=chunk).values_list("player_id", flat=True))
+    reset = set(changes.reset)
+    rebuild_spans(players=reset, removed_adjustments=removed)
+    rebuild_spans(players=players - reset, since=since, removed_adjustments=removed)
+
+
 def _rows_changed(before: StoredTournament | None, result: TournamentResult, order: OrderKey) -> set[int]:
     """The players whose DWZ, index or last evaluation the tournament's new rows may change: all of them if
     it moved or is new, otherwise those whose row now sets another DWZ or index, or sets it where it did
@@ -455,6 +477,7 @@ def recalculate_start_values(*, players: Collection[int]) -> RecalculationReport
     start_values = load_start_values(players)
     states = {engine_id(pk): start_state(start_values.get(pk)) for pk in players}
     update_players(states, set(players), report, {})
+    rebuild_spans(players=players)
     RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
     report.elapsed = time.perf_counter() - started
     return report

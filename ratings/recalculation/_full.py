@@ -40,6 +40,7 @@ from ._load import (
     load_tournament_events,
     start_state,
 )
+from ._spans import rebuild as rebuild_spans
 from ._write import Decimals, evaluation_rows, orphan_restpartien, replace_rows, update_players
 
 WINDOW = 50_000  # entries (player evaluations) per window: ~100 MB of rows, games and results at most
@@ -270,6 +271,7 @@ def recalculate_full(
         certificates=certificates,
     )
     behind = bulk.WriteBehind() if snapshot is not None else None
+    rewritten: set[int] = set()  # players whose rows are rewritten: their rating spans too
     renewed: list[tuple[int, str]] = []  # (tournament, digest) to store
     outdated: list[int] = []  # tournaments whose stored digest is replaced
     with closing(replayed), behind or nullcontext():  # on an error: the reader stops, the writer finishes
@@ -298,6 +300,9 @@ def recalculate_full(
                 if before is not None and before.same_as(result, event.order):
                     continue
                 clear.append(tid)
+                rewritten |= {int(pr.id) for pr in result.players}
+                if before is not None:
+                    rewritten |= before.player_ids()
                 rows, rps = evaluation_rows(tid, event, result, decimals)
                 evaluations += rows
                 restpartien += rps
@@ -306,10 +311,16 @@ def recalculate_full(
         EvaluationDigest.objects.filter(tournament_id__in=chunk).delete()
     bulk.insert_rows(EvaluationDigest, ("tournament_id", "digest"), renewed)
     # Rows of tournaments no longer rated; their players' rows are compared below like everyone's.
-    Evaluation.objects.filter(tournament__rated=False).delete()
+    unrated = Evaluation.objects.filter(tournament__rated=False)
+    rewritten |= set(unrated.order_by().values_list("player_id", flat=True).distinct())
+    unrated.delete()
     Restpartie.objects.filter(tournament__rated=False).delete()
     orphan_restpartien().delete()
-    update_players(states, players, report, last={int(pid): day for pid, day in last_by_id.items()})
+    updated = update_players(states, players, report, last={int(pid): day for pid, day in last_by_id.items()})
+    # The spans of the players whose rows or values changed: a row deleted behind the services' back
+    # changes the next row of its player or, if it was his last, his values. Without reuse every player's
+    # spans are written again.
+    rebuild_spans(players=rewritten | updated if reuse else None)
     RatingState.objects.filter(pk=1).update(last_recalculated_at=timezone.now())
     report.elapsed = time.perf_counter() - started
     return report

@@ -32,6 +32,7 @@ from ._load import (
     load_start_values,
     start_state,
 )
+from ._spans import differences as span_differences
 from ._write import orphan_restpartien
 
 
@@ -148,6 +149,8 @@ def _verify(progress: Callable[[int, int], None] | None, *, read_ahead: bool) ->
     problems += [
         f"tournament {tid}: stored evaluation of a tournament that is not evaluated" for tid in not_evaluated
     ]
+    # The spans the lists at a Stichtag read are a function of the stored rows just compared.
+    problems += [f"player {pk}: rating spans differ from his stored rows" for pk in span_differences()]
     for pk, (dwz, index, last_evaluated) in rows.items():
         state = states.get(engine_id(pk)) or PlayerState()
         want = (state.dwz, state.index, last.get(pk))

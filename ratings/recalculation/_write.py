@@ -123,8 +123,8 @@ def update_players(
     touched: set[int],
     report: RecalculationReport,
     last: Mapping[int, datetime.date] | None = None,
-) -> None:
-    """Write each touched player's DWZ, index and last evaluation where they changed.
+) -> set[int]:
+    """Write each touched player's DWZ, index and last evaluation where they changed; return those players.
 
     ``last``: every touched player's last rating evaluation, if the caller knows it (a full replay sees
     them all); otherwise it is read from the stored evaluations of the touched players. The changed
@@ -148,6 +148,7 @@ def update_players(
                     report.rating_changes[pk] = (dwz, state.dwz)
                 changed.append((pk, state.dwz, state.index, new_last))
     bulk.update_rows(Player, ("dwz", "index", "last_evaluated"), changed)
+    return {pk for pk, *_values in changed}
 
 
 def orphan_restpartien() -> QuerySet[Restpartie]:

@@ -10,12 +10,12 @@ import datetime
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import OuterRef, Subquery
 
 from ratings.dwz.rounding import rhu_div
 from ratings.enums import PlayerStatus
 from ratings.models import Club, Membership, Organisation, Player
-from ratings.selectors.stichtag import StichtagValue, split
+from ratings.selectors.stichtag import split, value_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def club_stats(*, club: Club, stichtag: datetime.date | None = None) -> ClubStat
             Membership.objects.current()
             .filter(club=club)
             .order_by()
-            .annotate(day_value=StichtagValue(stichtag, pk=F("player_id")))
+            .annotate(day_value=value_at(stichtag, pk="player_id"))
             .values_list("day_value", "status")
         )
         return _stats([(split(value)[0], status) for value, status in day_rows])

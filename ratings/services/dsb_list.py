@@ -53,6 +53,7 @@ from ratings.recalculation import (
     earliest,
     first_event_of,
     lock_ratings,
+    rebuild_spans,
     recalculate,
     recalculate_changes,
     tournaments_of,
@@ -904,6 +905,8 @@ def _official_values(people: list[_Person], report: ImportReport, *, umstufung: 
             _("Startwert %(value)s") % {"value": f"{row.dwz}-{row.index}" if row.dwz else "–"}
         )
     insert_rows(RatingAdjustment, ("player_id", "kind", "dwz", "index", "reason", "created_at"), new_starts)
+    # New players came with their start value as their DWZ (no replay for them): their spans likewise.
+    rebuild_spans(players=inserted)
     update_rows(
         RatingAdjustment,
         ["dwz", "index", "fide_elo", "reason"],

@@ -25,7 +25,7 @@ from ratings.models import (
 )
 from ratings.models.federation import CLUB_ZPS_RE
 from ratings.models.player import is_player_key
-from ratings.recalculation import RecalculationReport, lock_ratings
+from ratings.recalculation import RecalculationReport, lock_ratings, rebuild_spans
 from ratings.selectors import plausibility
 from ratings.selectors.plausibility import PlausibilityWarning
 
@@ -317,6 +317,8 @@ def tournament_import(*, parsed: ParsedTournament, user: Actor = None) -> Import
                 needs_replay.append(player)  # he now keeps Restpartien (WO 3.4.3)
         # The contract checked the values (ratings 0-3000, index 0-9999); the constraints hold the rest.
         RatingAdjustment.objects.bulk_create(starts, batch_size=500)
+        # Their start values are their DWZ already (no replay for them): their spans likewise.
+        rebuild_spans(players={a.player_id for a in starts})
         for adjustment in starts:
             audit.record_adjustment(adjustment=adjustment, user=user, action=audit.AuditAction.CREATE)
         for player in needs_replay:

@@ -27,7 +27,7 @@ from ratings.models.audit import AuditAction, AuditEvent, AuditObjectType
 from ratings.models.officer import TournamentMode
 from ratings.models.player import is_player_key
 from ratings.models.tournament import TournamentEntry
-from ratings.recalculation import RecalculationReport, lock_ratings
+from ratings.recalculation import RecalculationReport, lock_ratings, rebuild_spans
 
 # TRF code pairs (white, black) → dwzsite result; W/L (unrated wins) become forfeits: points, no rating.
 from ratings.selectors.trf_import import (
@@ -231,6 +231,8 @@ def _save(
                 )
         Membership.objects.bulk_create(memberships, batch_size=500)
         RatingAdjustment.objects.bulk_create(starts, batch_size=500)
+        # They came with their start value as their DWZ (no replay for them yet): their spans likewise.
+        rebuild_spans(players=[p.pk for p in created])
         _audit_created(created, memberships, user)
         t = tournament_from_head(head)
         t.tiebreaks = file_tiebreaks(tournament.head)

@@ -4,9 +4,13 @@ order ``Membership.objects.primary_first`` gives on the database."""
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from ratings.models import Membership
+from ratings.enums import AdjustmentKind
+from ratings.models import Membership, Player, RatingAdjustment
 from ratings.selectors import lists
+from ratings.services import adjustment_save
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
 
 
@@ -39,3 +43,71 @@ def test_primary_clubs_agree_with_primary_first(django_assert_num_queries):
     some = [players[1].pk, players[3].pk, players[5].pk]
     with django_assert_num_queries(1):
         assert lists.primary_clubs(player_ids=some) == {pk: expected[pk] for pk in some if pk in expected}
+
+
+@pytest.mark.django_db
+def test_a_lists_count_at_a_stichtag_leaves_the_spans_out_only_where_nothing_filters_on_them():
+    """Every player has one span at every day, so the count of a list at a Stichtag is the count of the
+    players the other filters leave; a filter on the day's value keeps the join. The counts equal the rows."""
+    club = ClubFactory()
+    players = [PlayerFactory(birth_year=1950 + n) for n in range(6)]
+    for n, player in enumerate(players[:4]):
+        MembershipFactory(player=player, club=club)
+        adjustment_save(
+            adjustment=RatingAdjustment(player=player, kind=AdjustmentKind.START, dwz=1500 + n, index=n)
+        )
+    adjustment_save(
+        adjustment=RatingAdjustment(
+            player=players[4],
+            kind=AdjustmentKind.CORRECTION,
+            date=datetime.date(2024, 1, 1),
+            dwz=1700,
+            index=5,
+        )
+    )
+    day = datetime.date(2023, 6, 1)
+    base = lists.list_rows(stichtag=day)
+    cases = {
+        "all": (base, False),
+        "club": (base.in_club(club), False),
+        "born after 1952": (base.filter(birth_year__gt=1952), False),
+        "rated": (lists.rated(base), True),
+        "top 2": (lists.top(base, n=2), True),
+        "rated in the club": (lists.rated(base.in_club(club)), True),
+    }
+    for name, (queryset, joined) in cases.items():
+        with CaptureQueriesContext(connection) as queries:
+            count = queryset.count()
+        assert count == len(list(queryset)), name
+        assert ("ratingspan" in queries[-1]["sql"]) is joined, name
+    assert base.count() == Player.objects.count() == 6
+    assert lists.rated(base).count() == 4  # the correction of 2024 is after the day
+    assert lists.rated(lists.list_rows(stichtag=datetime.date(2024, 1, 1))).count() == 5
+
+
+@pytest.mark.django_db
+def test_a_clubs_list_at_a_stichtag_looked_up_player_by_player_equals_the_joined_one():
+    """``few``: a club's members each with his span looked up (PostgreSQL walked the federation's spans for a
+    club's first page); the rows, their values, ranks and counts are the joined list's."""
+    club = ClubFactory()
+    for n in range(5):
+        player = PlayerFactory()
+        MembershipFactory(player=player, club=club)
+        if n:
+            adjustment_save(
+                adjustment=RatingAdjustment(
+                    player=player, kind=AdjustmentKind.START, dwz=1500 + n % 3, index=n
+                )
+            )
+    PlayerFactory()  # not a member
+    day = datetime.date(2023, 6, 1)
+    fields = ("pk", lists.STICHTAG_VALUE, lists.STICHTAG_LAST, "dwz_sort")
+    joined = lists.list_rows(stichtag=day).in_club(club)
+    few = lists.list_rows(stichtag=day, few=True).in_club(club)
+    assert list(few.values_list(*fields)) == list(joined.values_list(*fields))
+    assert few.count() == joined.count() == 5
+    assert lists.rated(few).count() == lists.rated(joined).count() == 4
+    assert lists.ranks(few) == lists.ranks(joined)
+    assert list(lists.top(few, n=2).values_list("pk", flat=True)) == list(
+        lists.top(joined, n=2).values_list("pk", flat=True)
+    )

@@ -48,6 +48,7 @@ from ratings.models import (
     Membership,
     Player,
     RatingAdjustment,
+    RatingSpan,
     RecalculationJob,
     Restpartie,
     Tournament,
@@ -109,6 +110,12 @@ def full_snapshot() -> dict[str, list]:
             )
         ),
         "players": sorted(Player.objects.values_list("key", "dwz", "index", "last_evaluated")),
+        # What the lists at a Stichtag read: rewritten with the rows, never left behind them.
+        "spans": sorted(
+            RatingSpan.objects.values_list(
+                "player__key", "valid_from", "valid_until", "value", "last_evaluated"
+            )
+        ),
     }
 
 

@@ -419,19 +419,18 @@ class RatingListTable(LeanTable):
 
     def _stichtag_rows(self, queryset, fields: list[str], columns) -> Iterator[list[Any]]:
         """``export_rows`` at the table's Stichtag: the day's DWZ, index and last evaluation in place of the
-        stored ones (the same cells, from ``stichtag_value`` and one grouped query of last evaluations)."""
+        stored ones (the same cells, from ``stichtag_value`` and ``stichtag_last``)."""
         assert self.stichtag is not None
         names = {c.name for c in columns}
         day_fields = [f for f in fields if f not in ("dwz", "index", "last_evaluated")]
         ranks = lists.ranks(queryset) if "rank" in names else {}
         primary = lists.primary_clubs(player_ids=None) if "club" in names else {}
-        last = lists.stichtag_last_evaluated(stichtag=self.stichtag)
-        private = _Private([*day_fields, lists.STICHTAG_VALUE])
-        for stored in queryset.values_list(*day_fields, lists.STICHTAG_VALUE).iterator(chunk_size=2000):
+        private = _Private([*day_fields, lists.STICHTAG_VALUE, lists.STICHTAG_LAST])
+        for stored in lists.stichtag_export_rows(queryset, day_fields):
             row = private.mask(stored)
             values = dict(zip(day_fields, row, strict=False))
-            dwz, index = lists.split_stichtag_value(row[-1])
-            day = last.get(values["pk"])
+            dwz, index = lists.split_stichtag_value(row[-2])
+            day = row[-1]
             values.update(dwz=dwz, index=index, last_evaluated=day.isoformat() if day else "")
             computed = {
                 "rank": ranks.get(dwz, "") if dwz is not None else "",
