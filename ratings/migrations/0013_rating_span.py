@@ -27,14 +27,25 @@ class Migration(migrations.Migration):
                 ('valid_until', models.DateField(editable=False)),
                 ('value', models.BigIntegerField(editable=False)),
                 ('last_evaluated', models.DateField(editable=False, null=True)),
-                ('player', models.ForeignKey(db_index=False, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_spans', to='ratings.player')),
+                ('player', models.ForeignKey(db_constraint=False, db_index=False, editable=False, on_delete=django.db.models.deletion.CASCADE, related_name='rating_spans', to='ratings.player')),
             ],
             options={
                 'verbose_name': 'Wertungsabschnitt',
                 'verbose_name_plural': 'Wertungsabschnitte',
-                'indexes': [models.Index(fields=['value'], include=('valid_from', 'valid_until', 'player'), name='ratings_span_value')],
-                'constraints': [models.CheckConstraint(condition=models.Q(('valid_from__lt', models.F('valid_until'))), name='rating_span_not_empty'), models.UniqueConstraint(fields=('player', 'valid_from'), name='rating_span_one_start')],
             },
         ),
         migrations.RunPython(build_spans, migrations.RunPython.noop, elidable=True),
+        # The indexes after the rows: built from sorted rows, not by two million inserts each.
+        migrations.AddIndex(
+            model_name='ratingspan',
+            index=models.Index(fields=['value'], include=('valid_from', 'valid_until', 'player'), name='ratings_span_value'),
+        ),
+        migrations.AddConstraint(
+            model_name='ratingspan',
+            constraint=models.CheckConstraint(condition=models.Q(('valid_from__lt', models.F('valid_until'))), name='rating_span_not_empty'),
+        ),
+        migrations.AddConstraint(
+            model_name='ratingspan',
+            constraint=models.UniqueConstraint(fields=('player', 'valid_from'), name='rating_span_one_start'),
+        ),
     ]

@@ -16,8 +16,16 @@ class RatingSpan(models.Model):
     evaluation that set them. At every day each player has exactly one span (one without a DWZ before his
     first value), so a list at a day joins one row per player and a count needs no join at all."""
 
+    # No foreign key in the database: a late chain rewrites tens of thousands of spans, and checking each
+    # row's player cost as much as writing it; the spans are derived, compared with a rebuild by
+    # ``ratings_verify`` (a span without a player too), and deleted with their player by the ORM.
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="rating_spans", db_index=False, editable=False
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rating_spans",
+        db_index=False,
+        db_constraint=False,
+        editable=False,
     )
     valid_from = models.DateField(editable=False)
     valid_until = models.DateField(editable=False)

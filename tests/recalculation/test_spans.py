@@ -89,15 +89,23 @@ events = st.lists(
 )
 
 
+def _built(raw):
+    """The drawn events, each with an order of its own (a player has one row per tournament, and an
+    adjustment's key is its own); the drawn key only shuffles them."""
+    return [
+        adjustment(d, (key, i), dwz, dwz % 100)
+        if kind == 0
+        else evaluation(d, key * 100 + i, dwz, dwz and dwz % 100)
+        for i, (kind, d, key, dwz) in enumerate(raw)
+    ]
+
+
 @settings(max_examples=300, deadline=None)
 @given(events, days)
 def test_the_span_of_a_day_is_the_last_event_on_or_before_it(raw, day):
     """The plain rule: of the events on or before the day, in the order (day, adjustments before
     tournaments, then their own order), the last with a DWZ gives the value, the last evaluation the date."""
-    built = [
-        adjustment(d, key, dwz, dwz % 100) if kind == 0 else evaluation(d, key, dwz, dwz and dwz % 100)
-        for kind, d, key, dwz in raw
-    ]
+    built = _built(raw)
     spans = spans_of(built)
     # Every day has exactly one span: they follow each other from the first day to the open end.
     assert spans[0][0] == FIRST_DAY and spans[-1][1] == OPEN
@@ -137,10 +145,7 @@ def test_a_span_written_behind_the_recalculations_back_is_found_and_rebuilt():
 def test_spans_continued_from_a_day_equal_the_spans_built_whole(raw, cut):
     """What a recalculation from ``cut`` rewrites (``rebuild(since=cut)``): the spans before the day before
     it stay, the one running then is continued by the events on or after it."""
-    built = [
-        adjustment(d, key, dwz, dwz % 100) if kind == 0 else evaluation(d, key, dwz, dwz and dwz % 100)
-        for kind, d, key, dwz in raw
-    ]
+    built = _built(raw)
     whole = spans_of(built)
     day_before = cut - datetime.timedelta(days=1)
     kept = [s for s in whole if s[1] <= day_before]
@@ -149,3 +154,16 @@ def test_spans_continued_from_a_day_equal_the_spans_built_whole(raw, cut):
     (start,) = [s for s in before if s[0] <= day_before < s[1]]
     assert start[0] == running[0] and start[2:] == running[2:]
     assert kept + spans_of([e for e in built if e[0] >= cut], start) == whole
+
+
+@pytest.mark.django_db
+def test_spans_of_a_player_no_longer_there_are_found_and_a_deleted_player_takes_his_along():
+    first, kept, last = PlayerFactory(), PlayerFactory(), PlayerFactory()
+    gone = [first.pk, last.pk]  # before and after the one kept
+    first.delete()  # the ORM deletes his spans (no foreign key in the database: derived rows)
+    last.delete()
+    assert span_differences() == []
+    for pk in gone:
+        RatingSpan.objects.create(player_id=pk, valid_from=FIRST_DAY, valid_until=OPEN, value=0)
+    assert span_differences() == gone
+    assert span_differences(players=[kept.pk]) == []
