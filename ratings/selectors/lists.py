@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Coalesce, NullIf, Rank
 from django.db.models.sql import Query
+from django.db.models.sql.where import WhereNode
 
 from ratings import bulk
 from ratings.models import Club, Membership, Organisation, Player, RatingSpan
@@ -60,7 +61,18 @@ class StichtagQuerySet(PlayerQuerySet):
 
 
 def _aliases(node: Any) -> set[str]:
-    return {alias for expr in node.flatten() if (alias := getattr(expr, "alias", None)) is not None}
+    """The table aliases the columns of a condition or expression name (not those inside a subquery)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(alias := getattr(item, "alias", None), str):
+            found.add(alias)
+        if isinstance(item, WhereNode):
+            stack += item.children
+        elif hasattr(item, "get_source_expressions"):
+            stack += [e for e in item.get_source_expressions() if e is not None]
+    return found
 
 
 def _day_condition(node: Any) -> str:
@@ -116,6 +128,7 @@ def as_of(*, stichtag: datetime.date, few: bool = False) -> StichtagQuerySet:
             .annotate(**{at.SPAN_VALUE: F(f"{spans}value")})
         )
         last = F(f"{spans}last_evaluated")
+    rows.query.stichtag = stichtag  # type: ignore[attr-defined]
     return (
         rows.alias(club_sort=Subquery(_primary_membership().values("club__name")[:1]))
         .annotate(**{at.VALUE: NullIf(F(at.SPAN_VALUE), Value(0)), at.LAST: last})
@@ -126,6 +139,11 @@ def as_of(*, stichtag: datetime.date, few: bool = False) -> StichtagQuerySet:
         )
         .order_by(F(at.SPAN_VALUE).desc(), "name_sort", "pk")
     )
+
+
+def _day(queryset: QuerySet[Player]) -> datetime.date:
+    """The Stichtag of a queryset of ``as_of`` (kept on its query, which every filter clones)."""
+    return queryset.query.stichtag  # type: ignore[attr-defined]
 
 
 def stichtag_of(queryset: QuerySet[Player]) -> bool:
@@ -157,7 +175,10 @@ split_stichtag_value = at.split
 def rated(queryset: PlayerQuerySet) -> PlayerQuerySet:
     """The rated rows of ``queryset``: today, or at its Stichtag."""
     if stichtag_of(queryset):
-        return queryset.filter(**{f"{at.SPAN_VALUE}__gt": 0})
+        # Not one of the few players whose span at the day has no DWZ (from the value index: a filter on
+        # the joined value would keep the join in the count of 100,000 players).
+        unrated = RatingSpan.objects.filter(at.alive(_day(queryset)), value=0).values("player_id")
+        return queryset.exclude(pk__in=unrated)
     return queryset.rated()
 
 
@@ -207,8 +228,14 @@ def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None
     rows = queryset.order_by()
     dwz: Any
     if stichtag_of(queryset):
-        rows = rows.filter(**{f"{at.SPAN_VALUE}__gte": at.SCALE * min(wanted) if wanted else 1})
-        dwz = at.dwz_of(F(at.SPAN_VALUE))
+        floor = at.SCALE * min(wanted) if wanted else 1
+        without = _without_spans(queryset.query)
+        if without is not None and not without.where.children:  # the whole federation: the spans alone
+            rows = RatingSpan.objects.filter(at.alive(_day(queryset)), value__gte=floor).order_by()  # type: ignore[assignment]
+            dwz = at.dwz_of(F("value"))
+        else:
+            rows = rows.filter(**{f"{at.SPAN_VALUE}__gte": floor})
+            dwz = at.dwz_of(F(at.SPAN_VALUE))
     else:
         rows = rows.filter(dwz__isnull=False)
         if wanted is not None:
