@@ -10,6 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from .player import Player
 
+# A span's value: ``dwz * SCALE + index + 1`` (no index: + 0); the recalculation writes it.
+SCALE = 100_000
+
 
 class RatingSpan(models.Model):
     """The player's DWZ and index from ``valid_from`` up to the day before ``valid_until``, and his last

@@ -22,11 +22,11 @@ from django.db.models.signals import post_save
 
 from ratings import bulk
 from ratings.models import Evaluation, Player, RatingAdjustment, RatingSpan
+from ratings.models.span import SCALE
 
 from ._base import chunks
 from ._players import of_players
 
-SCALE = 100_000
 FIRST_DAY = datetime.date(1, 1, 1)  # the undated start value's day: before every dated event
 OPEN = datetime.date(9999, 12, 31)  # the end of a span still running
 SPAN_FIELDS = ("player_id", "valid_from", "valid_until", "value", "last_evaluated")

@@ -31,8 +31,8 @@ from django.db.models import (
 from django.db.models.functions import Mod, NullIf
 
 from ratings.models import Evaluation, RatingSpan
+from ratings.models.span import SCALE
 
-SCALE = 100_000
 # The annotations a queryset carries when it lists the values at a Stichtag (``lists.list_rows(stichtag=…)``):
 # the value (None: no DWZ), the span's raw value (the order), and the last evaluation at the day.
 VALUE = "stichtag_value"
