@@ -861,8 +861,12 @@ def page_urls() -> dict[str, str]:
         "export_csv": f"{ranking}?_export=csv",
         "export_xlsx": f"{ranking}?_export=xlsx",
         # Issue 30: the same list at a Stichtag (every player's value at the day computed by the database).
+        "rating_list_page_50": f"{ranking}?page=50",
+        "rating_list_rated": f"{ranking}?mit_dwz=on",
         "rating_list_stichtag": f"{ranking}?stichtag=2021-01-01",
+        "rating_list_stichtag_page_50": f"{ranking}?page=50&stichtag=2021-01-01",
         "rating_list_stichtag_page_100": f"{ranking}?sort=name&page=100&stichtag=2021-01-01",
+        "rating_list_stichtag_rated": f"{ranking}?mit_dwz=on&stichtag=2021-01-01",
         "club_stichtag": reverse("ratings:club-detail", args=[club.zps]) + "?stichtag=2021-01-01",
         "export_csv_stichtag": f"{ranking}?_export=csv&stichtag=2021-01-01",
         "tournament_largest": reverse("ratings:tournament-detail", args=[largest.pk]),

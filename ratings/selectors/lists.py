@@ -11,7 +11,7 @@ import datetime
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Value, Window
+from django.db.models import Count, F, OrderBy, OuterRef, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Coalesce, NullIf, Rank
 from django.db.models.sql import Query
 from django.db.models.sql.where import WhereNode
@@ -57,7 +57,15 @@ class StichtagQuerySet(PlayerQuerySet):
         if self._result_cache is not None:
             return len(self._result_cache)
         query = _without_spans(self.query)
-        return query.get_count(using=self.db) if query is not None else super().count()
+        if query is None:
+            return super().count()
+        if _federation(self.query):
+            # The federation's rated players at the day: the players less those whose span has no DWZ (the
+            # value index; the players' NOT IN read every player).
+            unrated = RatingSpan.objects.filter(at.alive(_day(self)), value=0)
+            query.where.children = [child for child in query.where.children if not _is_rated_filter(child)]
+            return query.get_count(using=self.db) - unrated.count()
+        return query.get_count(using=self.db)
 
 
 def _aliases(node: Any) -> set[str]:
@@ -81,21 +89,34 @@ def _day_condition(node: Any) -> str:
     return str(getattr(target, "name", ""))
 
 
-def _without_spans(query: Query) -> Query | None:
-    """``query`` without the join of the spans and their day condition, for a count (None: a filter or a
-    shape that needs them)."""
-    if query.distinct or query.combinator or query.group_by is not None or query.is_sliced:
-        return None
+def _spans_alias(query: Query) -> str | None:
+    """The alias of the spans joined by ``as_of`` (None: not joined, or joined more than once)."""
     table = RatingSpan._meta.db_table
     joined = [alias for alias, join in query.alias_map.items() if join.table_name == table]
-    if len(joined) != 1 or query.where.connector != "AND" or query.where.negated:
+    return joined[0] if len(joined) == 1 else None
+
+
+def _spans_by_day_alone(query: Query) -> str | None:
+    """The alias of the spans if ``query`` joins them for the day alone: no filter on the day's value (as
+    ``top``'s), no shape that needs the join (None otherwise)."""
+    if query.distinct or query.combinator or query.group_by is not None:
         return None
-    (alias,) = joined
+    alias = _spans_alias(query)
+    if alias is None or query.where.connector != "AND" or query.where.negated:
+        return None
     on_spans = [child for child in query.where.children if alias in _aliases(child)]
-    if sorted(map(_day_condition, on_spans)) != ["valid_from", "valid_until"]:
-        return None  # a filter on the day's value (``rated``, ``top``): the join stays
+    return alias if sorted(map(_day_condition, on_spans)) == ["valid_from", "valid_until"] else None
+
+
+def _without_spans(query: Query, *, page: bool = False) -> Query | None:
+    """``query`` without the join of the spans and their day condition (None: a filter or a shape that needs
+    them): for a count, or (``page``) for the keys of a page in an order that does not read the spans."""
+    alias = _spans_by_day_alone(query)
+    if alias is None or (query.is_sliced and not page) or (page and _orders_by_spans(query, alias)):
+        return None
     stripped = query.clone()
-    stripped.clear_ordering(force=True)
+    if not page:
+        stripped.clear_ordering(force=True)
     stripped.where.children = [child for child in stripped.where.children if alias not in _aliases(child)]
     for name in [name for name, expr in stripped.annotations.items() if alias in _aliases(expr)]:
         del stripped.annotations[name]
@@ -103,6 +124,53 @@ def _without_spans(query: Query) -> Query | None:
         stripped.set_annotation_mask(set(stripped.annotation_select_mask) & set(stripped.annotations))
     stripped.alias_refcount[alias] = 0
     return stripped
+
+
+def _order(query: Query) -> list[tuple[str, bool]] | None:
+    """The query's order as (name, descending) pairs (None: an item that is neither a name nor an ``F``)."""
+    order: list[tuple[str, bool]] = []
+    for item in query.order_by:
+        if isinstance(item, str) and item != "?":
+            order.append((item.lstrip("-"), item.startswith("-")))
+        elif isinstance(item, OrderBy) and isinstance(item.expression, F):
+            order.append((item.expression.name, item.descending))  # type: ignore[attr-defined]
+        else:
+            return None
+    return order
+
+
+def _orders_by_spans(query: Query, alias: str) -> bool:
+    order = _order(query)
+    if order is None:
+        return True
+    for name, _descending in order:
+        expression = query.annotations.get(name)
+        if name.startswith("rating_spans") or (expression is not None and alias in _aliases(expression)):
+            return True
+    return False
+
+
+def _federation(query: Query) -> bool | None:
+    """What ``query`` (of ``as_of``) lists: the whole federation at its day (False), its players rated at
+    the day (True, ``rated``), or something else (None: another filter, or a shape that needs the join)."""
+    alias = _spans_by_day_alone(query)
+    if alias is None:
+        return None
+    others = [child for child in query.where.children if alias not in _aliases(child)]
+    if not others:
+        return False
+    return True if len(others) == 1 and _is_rated_filter(others[0]) else None
+
+
+def _is_rated_filter(node: Any) -> bool:
+    """``rated``'s condition at a Stichtag: NOT pk IN (the players whose span at the day has no DWZ)."""
+    if not isinstance(node, WhereNode) or not node.negated or len(node.children) != 1:
+        return False
+    inner = node.children[0]
+    spans = getattr(inner, "rhs", None)
+    return (
+        isinstance(spans, Query) and spans.model is RatingSpan and getattr(inner, "lookup_name", "") == "in"
+    )
 
 
 def as_of(*, stichtag: datetime.date, few: bool = False) -> StichtagQuerySet:
@@ -182,6 +250,79 @@ def rated(queryset: PlayerQuerySet) -> PlayerQuerySet:
     return queryset.rated()
 
 
+# Orders of a list at a Stichtag whose first key is the span's value or the DWZ in it: a page in them is a
+# band of values, found from the value index alone (``_band``).
+_VALUE_KEYS = {at.SPAN_VALUE: 1, "dwz_sort": at.SCALE}
+
+
+def page_records(rows: QuerySet[Player]) -> list[Player]:
+    """The records of one page (``rows``: a slice of a list), at a Stichtag in two steps: which players the
+    page holds, read with no more of the spans than its order and filters need, then their rows. The join
+    read as one query fetched a player for every row an OFFSET skips (page 50: 2,500) and chose a hash join
+    over every span for an order by name or a filtered list.
+
+    - The whole federation (or its rated players) in the order of the value or the DWZ: the values of the
+      page's positions from the value index alone, then the rows of that band of values (``_band``).
+    - An order and filters that need no span (by name, by club): the page's players from the players alone.
+    - Else: the page's keys from the joined query, then their rows."""
+    query = rows.query
+    alias = _spans_alias(query)
+    if not stichtag_of(rows) or not query.is_sliced or query.high_mark is None or alias is None:
+        return list(rows)
+    band = _band(rows)
+    if band is not None:
+        return band
+    stripped = _without_spans(query, page=True)
+    keys = QuerySet(Player, query=stripped) if stripped is not None else rows
+    ids = list(keys.values_list("pk", flat=True))
+    whole = _unsliced(rows)
+    found = {record.pk: record for record in whole.filter(pk__in=ids).order_by()}
+    return [found[pk] for pk in ids if pk in found]
+
+
+def _unsliced(rows: QuerySet[Player]) -> QuerySet[Player]:
+    whole = rows.all()
+    whole.query.clear_limits()
+    return whole
+
+
+def _band(rows: QuerySet[Player]) -> list[Player] | None:
+    """The page of ``rows`` from its band of values: the values at the page's positions come from the
+    alive spans alone (the value index, no player); the rows with a value in that band, in the list's
+    order, after the rows above it (counted among those values), are the page. None: another order or a
+    filter on the players."""
+    query = rows.query
+    order = _order(query)
+    rated_only = _federation(query)
+    if not order or rated_only is None or order[0][0] not in _VALUE_KEYS:
+        return None
+    name, descending = order[0]
+    step = _VALUE_KEYS[name]
+    low, high = query.low_mark, query.high_mark
+    if high is None:
+        return None
+    spans = RatingSpan.objects.filter(at.alive(_day(rows)))
+    if rated_only:
+        spans = spans.filter(value__gt=0)
+    values = list(spans.order_by("-value" if descending else "value").values_list("value", flat=True)[:high])
+    if len(values) <= low:
+        return []
+
+    def key(value: int) -> int:  # the order's first key: the value, or the DWZ in it (-1: no DWZ)
+        return value // step if value else -1
+
+    first, last = key(values[low]), key(values[-1])
+    above = sum(1 for value in values[:low] if key(value) != first)
+    top, bottom = (first, last) if descending else (last, first)
+    least = bottom * step if bottom >= 0 else 0
+    most = (top + 1) * step - 1 if top >= 0 else 0
+    whole = _unsliced(rows)
+    if rated_only:  # the band holds no value 0: the rated filter's NOT IN would only cost
+        whole.query.where.children = [c for c in whole.query.where.children if not _is_rated_filter(c)]
+    banded = whole.filter(**{f"{at.SPAN_VALUE}__gte": least, f"{at.SPAN_VALUE}__lte": most})
+    return list(banded[low - above : high - above])
+
+
 def rating_list(*, stichtag: datetime.date | None = None, few: bool = False) -> PlayerQuerySet:
     """``list_rows`` with their primary club (name, ZPS, member number) on every row (no rank: ``ranks``)."""
     primary = _primary_membership()
@@ -229,8 +370,9 @@ def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None
     dwz: Any
     if stichtag_of(queryset):
         floor = at.SCALE * min(wanted) if wanted else 1
-        without = _without_spans(queryset.query)
-        if without is not None and not without.where.children:  # the whole federation: the spans alone
+        if _federation(queryset.query) is not None:
+            # The whole federation, or its rated players (the same ranks: the unrated have none): the spans
+            # alone.
             rows = RatingSpan.objects.filter(at.alive(_day(queryset)), value__gte=floor).order_by()  # type: ignore[assignment]
             dwz = at.dwz_of(F("value"))
         else:

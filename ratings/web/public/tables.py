@@ -19,6 +19,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django_tables2.rows import BoundRows
 from django_tables2.templatetags.django_tables2 import table_page_range
 from django_tables2.utils import Accessor, AttributeDict, signature
 
@@ -272,24 +273,24 @@ class RatingListTable(LeanTable):
         attrs={"td": {"class": "name"}},
     )
     club = tables.Column(
-        verbose_name=_("Verein"), accessor="club_name", order_by=("club_sort", "name_sort"), attrs=WIDE
+        verbose_name=_("Verein"), accessor="club_name", order_by=("club_sort", "name_sort", "pk"), attrs=WIDE
     )
     birth_year = tables.Column(verbose_name=_("Jahrgang"), attrs=NUM_WIDE)
     dwz = tables.Column(
         verbose_name=_("DWZ-Index"),
-        order_by=("dwz_sort", "name_sort"),
+        order_by=("dwz_sort", "name_sort", "pk"),
         attrs={"td": {"class": "num"}, "th": {"class": "num"}},
         exclude_from_export=True,
     )
     # Exports only: DWZ and Index as numbers of their own (a spreadsheet cannot sort "1802-45").
     dwz_value = tables.Column(verbose_name=_("DWZ"), accessor="dwz", visible=False)
     index = tables.Column(verbose_name=_("Index"), visible=False)
-    fide_elo = tables.Column(verbose_name=_("Elo"), order_by=("elo_sort", "name_sort"), attrs=NUM_WIDE)
+    fide_elo = tables.Column(verbose_name=_("Elo"), order_by=("elo_sort", "name_sort", "pk"), attrs=NUM_WIDE)
     fide_title = tables.Column(verbose_name=_("Titel"), attrs=WIDE)
     fide_id = tables.Column(verbose_name=_("FIDE-ID"), visible=False)
     fide_federation = tables.Column(verbose_name=_("FIDE-Land"), visible=False)
     last_evaluated = tables.Column(
-        verbose_name=_("Letzte Auswertung"), order_by=("last_sort", "name_sort"), attrs=NUM_WIDE
+        verbose_name=_("Letzte Auswertung"), order_by=("last_sort", "name_sort", "pk"), attrs=NUM_WIDE
     )
 
     class Meta(LeanTable.Meta):
@@ -314,9 +315,13 @@ class RatingListTable(LeanTable):
         """The page, then its rows' primary clubs and ranks: two queries for the page's rows alone (and their
         last evaluations at a Stichtag)."""
         super().paginate(*args, **kwargs)
-        records = [row.record for row in self.page.object_list]
         if self.stichtag is not None:
+            # The page's players first, then their rows (``lists.page_records``).
+            records = lists.page_records(self.page.object_list.data)
+            self.page.object_list = BoundRows(data=records, table=self)
             lists.stichtag_rows(records, stichtag=self.stichtag)
+        else:
+            records = [row.record for row in self.page.object_list]
         clubs = lists.primary_clubs(player_ids=[r.pk for r in records])
         ranks = (
             {}
