@@ -46,6 +46,13 @@ class RatingSpan(models.Model):
             models.Index(
                 fields=["value"], include=["valid_from", "valid_until", "player"], name="ratings_span_value"
             ),
+            # The list at a day by its last evaluations, latest first: read backwards from the day (a span
+            # alive at a day has its last evaluation on or before it).
+            models.Index(
+                fields=["last_evaluated"],
+                include=["valid_from", "valid_until", "player"],
+                name="ratings_span_last",
+            ),
         ]
         constraints = [
             models.CheckConstraint(

@@ -8,10 +8,11 @@ over the whole list per request); ``ranked`` adds it as a window for small lists
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db.models import Count, F, OrderBy, OuterRef, QuerySet, Subquery, Value, Window
+from django.db.models import Count, F, OrderBy, OuterRef, Q, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Coalesce, NullIf, Rank
 from django.db.models.sql import Query
 from django.db.models.sql.where import WhereNode
@@ -58,6 +59,9 @@ class StichtagQuerySet(PlayerQuerySet):
             return len(self._result_cache)
         query = _without_spans(self.query)
         if query is None:
+            floor = _value_floor_alone(self.query)
+            if floor is not None:  # the whole federation's top: its spans from the floor up
+                return RatingSpan.objects.filter(at.alive(_day(self)), value__gte=floor).count()
             return super().count()
         if _federation(self.query):
             # The federation's rated players at the day: the players less those whose span has no DWZ (the
@@ -106,6 +110,26 @@ def _spans_by_day_alone(query: Query) -> str | None:
         return None
     on_spans = [child for child in query.where.children if alias in _aliases(child)]
     return alias if sorted(map(_day_condition, on_spans)) == ["valid_from", "valid_until"] else None
+
+
+def _value_floor_alone(query: Query) -> int | None:
+    """The floor if ``query`` keeps the rows whose value at the day is at least a number (``top`` of the
+    whole federation) and nothing else; else None."""
+    alias = _spans_alias(query)
+    if alias is None or query.distinct or query.combinator or query.group_by is not None:
+        return None
+    if query.where.connector != "AND" or query.where.negated or len(query.where.children) != 3:
+        return None
+    days = [child for child in query.where.children if _day_condition(child) in ("valid_from", "valid_until")]
+    rest = [child for child in query.where.children if child not in days]
+    if len(days) != 2 or len(rest) != 1 or alias not in _aliases(days[0]) or alias not in _aliases(days[1]):
+        return None
+    (floor,) = rest
+    column = getattr(getattr(floor, "lhs", None), "target", None)
+    if getattr(floor, "lookup_name", "") != "gte" or getattr(column, "name", "") != "value":
+        return None
+    rhs = getattr(floor, "rhs", None)
+    return rhs if isinstance(rhs, int) and alias in _aliases(floor) else None
 
 
 def _without_spans(query: Query, *, page: bool = False) -> Query | None:
@@ -270,14 +294,53 @@ def page_records(rows: QuerySet[Player]) -> list[Player]:
     if not stichtag_of(rows) or not query.is_sliced or query.high_mark is None or alias is None:
         return list(rows)
     band = _band(rows)
+    if band is None:
+        band = _band_by_last(rows)
     if band is not None:
         return band
     stripped = _without_spans(query, page=True)
-    keys = QuerySet(Player, query=stripped) if stripped is not None else rows
+    if stripped is not None:
+        keys: QuerySet[Player] = QuerySet(Player, query=stripped)
+    else:
+        keys = _without_rated(_unsliced(rows))[query.low_mark : query.high_mark]
     ids = list(keys.values_list("pk", flat=True))
     whole = _unsliced(rows)
     found = {record.pk: record for record in whole.filter(pk__in=ids).order_by()}
     return [found[pk] for pk in ids if pk in found]
+
+
+def page_ranks(rows: QuerySet[Player], records: list[Player]) -> dict[int, int] | None:
+    """The ranks of a page's DWZ (``rows``: a slice of a list at a Stichtag in descending order of value or
+    DWZ; ``records``: its rows, from ``page_records``) from its place in the list: a DWZ that begins on the
+    page ranks one after the rows before it; the page's first DWZ after the rows before the page less those
+    of that DWZ, read from the list's rows of that DWZ alone. None: another order (``ranks`` counts).
+
+    Counted as ``ranks`` does, a filtered list's count of the rows above the page joined the day's spans,
+    which PostgreSQL misjudged and hash-joined with every player (page 20 of the women's list: 47 ms)."""
+    query = rows.query
+    order = _order(query)
+    if not stichtag_of(rows) or not order or order[0] not in _DESCENDING_VALUE or not records:
+        return None
+    low = query.low_mark
+    first = at.split(getattr(records[0], at.VALUE))[0]
+    if first is None:
+        return {}
+    same = _without_rated(_unsliced(rows)).filter(
+        **{f"{at.SPAN_VALUE}__gte": first * at.SCALE, f"{at.SPAN_VALUE}__lt": (first + 1) * at.SCALE}
+    )
+    keys = list(same.values_list("pk", flat=True))
+    if records[0].pk not in keys:
+        return None
+    out = {first: 1 + low - keys.index(records[0].pk)}
+    for place, record in enumerate(records):
+        dwz = at.split(getattr(record, at.VALUE))[0]
+        if dwz is not None and dwz not in out:
+            out[dwz] = 1 + low + place
+    return out
+
+
+# The descending orders of value or DWZ (the list's own, and its DWZ column's).
+_DESCENDING_VALUE = {(at.SPAN_VALUE, True), ("dwz_sort", True)}
 
 
 def _unsliced(rows: QuerySet[Player]) -> QuerySet[Player]:
@@ -287,24 +350,23 @@ def _unsliced(rows: QuerySet[Player]) -> QuerySet[Player]:
 
 
 def _band(rows: QuerySet[Player]) -> list[Player] | None:
-    """The page of ``rows`` from its band of values: the values at the page's positions come from the
-    alive spans alone (the value index, no player); the rows with a value in that band, in the list's
-    order, after the rows above it (counted among those values), are the page. None: another order or a
-    filter on the players."""
+    """The page of ``rows`` (the whole federation or its rated players) from its band of values: the values
+    at the page's positions come from the day's spans alone (the value index, no player); the rows with a
+    value in that band, in the list's order, after the rows above it (counted among those values), are the
+    page. None: another order, or a filter."""
     query = rows.query
     order = _order(query)
-    rated_only = _federation(query)
-    if not order or rated_only is None or order[0][0] not in _VALUE_KEYS:
+    if not order or order[0][0] not in _VALUE_KEYS or query.high_mark is None:
         return None
+    filters = _filters(_unsliced(rows))
+    if filters is None or filters[1] is not None:
+        return None
+    rated = filters[0]
     name, descending = order[0]
     step = _VALUE_KEYS[name]
     low, high = query.low_mark, query.high_mark
-    if high is None:
-        return None
-    spans = RatingSpan.objects.filter(at.alive(_day(rows)))
-    if rated_only:
-        spans = spans.filter(value__gt=0)
-    values = list(spans.order_by("-value" if descending else "value").values_list("value", flat=True)[:high])
+    spans = _spans_at(_day(rows), rated=rated).order_by("-value" if descending else "value")
+    values = list(spans.values_list("value", flat=True)[:high])
     if len(values) <= low:
         return []
 
@@ -317,10 +379,92 @@ def _band(rows: QuerySet[Player]) -> list[Player] | None:
     least = bottom * step if bottom >= 0 else 0
     most = (top + 1) * step - 1 if top >= 0 else 0
     whole = _unsliced(rows)
-    if rated_only:  # the band holds no value 0: the rated filter's NOT IN would only cost
+    if rated:  # the band holds no value 0: the rated filter's NOT IN would only cost
         whole.query.where.children = [c for c in whole.query.where.children if not _is_rated_filter(c)]
     banded = whole.filter(**{f"{at.SPAN_VALUE}__gte": least, f"{at.SPAN_VALUE}__lte": most})
     return list(banded[low - above : high - above])
+
+
+def _band_by_last(rows: QuerySet[Player]) -> list[Player] | None:
+    """``_band`` for the order by the last evaluation: the dates at the page's positions from the day's
+    spans alone, on the index of the last evaluations (a span alive at the day was last evaluated on or
+    before it: latest first, read backwards from the day; the spans never evaluated are the earliest); then
+    the rows of that band of dates. None: another order, or a filter."""
+    query = rows.query
+    order = _order(query)
+    if not order or order[0][0] != "last_sort" or query.high_mark is None:
+        return None
+    filters = _filters(_unsliced(rows))
+    if filters is None or filters[1] is not None:
+        return None
+    rated, latest_first = filters[0], order[0][1]
+    low, high = query.low_mark, query.high_mark
+    day = _day(rows)
+    spans = _spans_at(day, rated=rated)
+    dated = spans.filter(last_evaluated__lte=day).order_by(
+        "-last_evaluated" if latest_first else "last_evaluated"
+    )
+    never = spans.filter(last_evaluated__isnull=True).order_by()
+    dates: list[datetime.date | None] = []
+    for part in (dated, never) if latest_first else (never, dated):
+        if len(dates) < high:
+            dates += list(part.values_list("last_evaluated", flat=True)[: high - len(dates)])
+    if len(dates) <= low:
+        return []
+    first, last = dates[low], dates[-1]
+    above = sum(1 for date in dates[:low] if date != first)
+    earliest, latest = (last, first) if latest_first else (first, last)
+    whole = _unsliced(rows)
+    if rated:
+        whole.query.where.children = [c for c in whole.query.where.children if not _is_rated_filter(c)]
+        whole = whole.filter(**{f"{at.SPAN_VALUE}__gt": 0})
+    if earliest is not None:
+        band = Q(**{f"{at.LAST}__gte": earliest, f"{at.LAST}__lte": latest})
+    else:
+        band = Q(**{f"{at.LAST}__isnull": True})
+        if latest is not None:
+            band |= Q(**{f"{at.LAST}__lte": latest})
+    return list(whole.filter(band)[low - above : high - above])
+
+
+def _spans_at(day: datetime.date, *, rated: bool) -> QuerySet[RatingSpan]:
+    spans = RatingSpan.objects.filter(at.alive(day))
+    return spans.filter(value__gt=0) if rated else spans
+
+
+def _filters(rows: QuerySet[Player]) -> tuple[bool, QuerySet[Player] | None] | None:
+    """The filters of a list at a Stichtag (unsliced) apart from the day: whether ``rated`` is one of them,
+    and the players the others keep (None: no other filter). None: a filter on the day's value (``top``)."""
+    query = rows.query
+    alias = _spans_by_day_alone(query)
+    if alias is None:
+        return None
+    others = [child for child in query.where.children if alias not in _aliases(child)]
+    rated = any(_is_rated_filter(child) for child in others)
+    if all(_is_rated_filter(child) for child in others):
+        return rated, None
+    stripped = _without_spans(query)
+    if stripped is None:
+        return None
+    stripped.where.children = [child for child in stripped.where.children if not _is_rated_filter(child)]
+    return rated, QuerySet(Player, query=stripped)
+
+
+# How many spans above a page's lowest value ``ranks`` reads to count those of a filtered list's players
+# itself (the joined count misjudged how many spans a day holds and hash-joined them with every player).
+RANK_SPANS = 4_000
+_KEYS_PER_QUERY = 2_000
+
+
+def _without_rated(rows: QuerySet[Player]) -> QuerySet[Player]:
+    """``rows`` (unsliced, joined) with ``rated``'s NOT IN as a condition on the joined span's value: with
+    other filters, PostgreSQL hash-joined the day's spans with every player for it (a rated U20 list: 143
+    against 8 ms)."""
+    if not any(_is_rated_filter(child) for child in rows.query.where.children):
+        return rows
+    rows = rows.all()
+    rows.query.where.children = [c for c in rows.query.where.children if not _is_rated_filter(c)]
+    return rows.filter(**{f"{at.SPAN_VALUE}__gt": 0})
 
 
 def rating_list(*, stichtag: datetime.date | None = None, few: bool = False) -> PlayerQuerySet:
@@ -370,13 +514,19 @@ def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None
     dwz: Any
     if stichtag_of(queryset):
         floor = at.SCALE * min(wanted) if wanted else 1
-        if _federation(queryset.query) is not None:
+        filters = _filters(queryset)
+        spans = _spans_at(_day(queryset), rated=False).filter(value__gte=floor)
+        if filters is not None and filters[1] is None:
             # The whole federation, or its rated players (the same ranks: the unrated have none): the spans
             # alone.
-            rows = RatingSpan.objects.filter(at.alive(_day(queryset)), value__gte=floor).order_by()  # type: ignore[assignment]
+            rows = spans.order_by()  # type: ignore[assignment]
             dwz = at.dwz_of(F("value"))
         else:
-            rows = rows.filter(**{f"{at.SPAN_VALUE}__gte": floor})
+            if filters is not None and filters[1] is not None and wanted is not None:  # a page's ranks
+                above = list(spans.values_list("player_id", "value")[: RANK_SPANS + 1])
+                if len(above) <= RANK_SPANS:
+                    return _ranks_among(above, filters[1], wanted)
+            rows = _without_rated(rows).filter(**{f"{at.SPAN_VALUE}__gte": floor})
             dwz = at.dwz_of(F(at.SPAN_VALUE))
     else:
         rows = rows.filter(dwz__isnull=False)
@@ -384,9 +534,25 @@ def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None
             rows = rows.filter(dwz__gte=min(wanted))
         dwz = F("dwz")
     counts = rows.annotate(rank_dwz=dwz).values("rank_dwz").annotate(n=Count("*")).order_by("-rank_dwz")
+    return _ranks_from_counts(counts.values_list("rank_dwz", "n"), wanted)
+
+
+def _ranks_among(spans: list[tuple[int, int]], players: QuerySet[Player], wanted: set[int]) -> dict[int, int]:
+    """The ranks of ``wanted`` among the (player, value) ``spans`` (all those above the page's lowest DWZ)
+    whose players ``players`` keeps."""
+    ids = [player for player, _value in spans]
+    kept: set[int] = set()
+    for start in range(0, len(ids), _KEYS_PER_QUERY):
+        kept.update(players.filter(pk__in=ids[start : start + _KEYS_PER_QUERY]).values_list("pk", flat=True))
+    counts = Counter(value // at.SCALE for player, value in spans if player in kept)
+    return _ranks_from_counts(sorted(counts.items(), reverse=True), wanted)
+
+
+def _ranks_from_counts(counts: Iterable[tuple[int, int]], wanted: set[int] | None) -> dict[int, int]:
+    """Each DWZ's rank from the number of rows of each DWZ, highest first."""
     out: dict[int, int] = {}
     above = 0
-    for rank_dwz, n in counts.values_list("rank_dwz", "n"):
+    for rank_dwz, n in counts:
         out[rank_dwz] = above + 1
         above += n
     return out if wanted is None else {v: out[v] for v in wanted if v in out}
@@ -397,11 +563,12 @@ def top(queryset: QuerySet[Player], *, n: int) -> QuerySet[Player]:
     rank after the last rated one). ``queryset``: rows of ``list_rows`` (``dwz_sort`` is its annotation, which
     django-stubs cannot see here)."""
     if stichtag_of(queryset):
-        # The n-th row's DWZ as the least value of that DWZ (0, no DWZ: every row).
+        # The n-th row's DWZ as the least value of that DWZ (0, no DWZ: every row), read now: a number, so
+        # that the whole federation's top is counted from its spans alone (``StichtagQuerySet.count``).
         value = F(at.SPAN_VALUE)
         ordered = queryset.order_by(value.desc())
-        floor = ordered.annotate(floor=at.dwz_of(value) * Value(at.SCALE)).values("floor")[n - 1 : n]
-        return queryset.filter(**{f"{at.SPAN_VALUE}__gte": Coalesce(Subquery(floor), Value(-1))})
+        floor = ordered.annotate(floor=at.dwz_of(value) * Value(at.SCALE)).values_list("floor", flat=True)
+        return queryset.filter(**{f"{at.SPAN_VALUE}__gte": next(iter(floor[n - 1 : n]), -1)})
     by_dwz = queryset.order_by(F("dwz").desc(nulls_last=True))
     border = by_dwz.values("dwz_sort")[n - 1 : n]  # type: ignore[misc]
     return queryset.filter(dwz_sort__gte=Coalesce(Subquery(border), Value(-1)))  # type: ignore[misc]

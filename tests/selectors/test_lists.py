@@ -13,7 +13,10 @@ from ratings.enums import AdjustmentKind
 from ratings.models import Membership, Player, RatingAdjustment
 from ratings.selectors import lists
 from ratings.services import adjustment_save
+from tests.builders import save_tournament
 from tests.factories import ClubFactory, MembershipFactory, PlayerFactory
+
+ONE = datetime.timedelta(days=1)
 
 
 @pytest.mark.django_db
@@ -50,7 +53,9 @@ def test_primary_clubs_agree_with_primary_first(django_assert_num_queries):
 @pytest.mark.django_db
 def test_a_lists_count_at_a_stichtag_leaves_the_spans_out_only_where_nothing_filters_on_them():
     """Every player has one span at every day, so the count of a list at a Stichtag is the count of the
-    players the other filters leave; a filter on the day's value keeps the join. The counts equal the rows."""
+    players the other filters leave; the federation's rated players are the players less the spans without
+    a DWZ, its top the spans from the floor up; a filter on the day's value among others keeps the join. The
+    counts equal the rows."""
     club = ClubFactory()
     players = [PlayerFactory(birth_year=1950 + n) for n in range(6)]
     for n, player in enumerate(players[:4]):
@@ -74,7 +79,8 @@ def test_a_lists_count_at_a_stichtag_leaves_the_spans_out_only_where_nothing_fil
         "club": (base.in_club(club), False),
         "born after 1952": (base.filter(birth_year__gt=1952), False),
         "rated": (lists.rated(base), False),  # the players less the spans without a DWZ at the day
-        "top 2": (lists.top(base, n=2), True),
+        "top 2": (lists.top(base, n=2), False),  # the spans from the floor up
+        "top 2 in the club": (lists.top(base.in_club(club), n=2), True),
         "rated in the club": (lists.rated(base.in_club(club)), False),
     }
     for name, (queryset, joined) in cases.items():
@@ -123,15 +129,19 @@ PAGE_ORDERS = {
     "by name": ("publication_objection", "name_sort", "pk"),
     "by club": ("club_sort", "name_sort", "pk"),
     "by last evaluation": ("-last_sort", "-name_sort", "-pk"),
+    "by last evaluation, up": ("last_sort", "name_sort", "pk"),
 }
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_every_page_at_a_stichtag_read_in_two_steps_is_the_slice_of_the_list(seed):
+@pytest.mark.parametrize("rank_spans", [4_000, 3], ids=["ranks counted in Python", "ranks counted joined"])
+def test_every_page_at_a_stichtag_read_in_two_steps_is_the_slice_of_the_list(seed, rank_spans, monkeypatch):
     """``page_records``: a page's players first (from the value index alone, from the players alone, or the
     joined keys), then their rows. Every page of every order and filter is the plain slice of the list, with
-    the same values at the day; ties in value, DWZ and name included."""
+    the same values at the day and the ranks counted on the whole list; ties in value, DWZ and name
+    included."""
+    monkeypatch.setattr(lists, "RANK_SPANS", rank_spans)
     rng = random.Random(seed)
     club = ClubFactory()
     day = datetime.date(2023, 6, 1)
@@ -157,12 +167,26 @@ def test_every_page_at_a_stichtag_read_in_two_steps_is_the_slice_of_the_list(see
                 index=9,
             )
             adjustment_save(adjustment=correction)
+    # Small round robins (shared end dates, one after the day): last evaluations to order by.
+    players = list(Player.objects.order_by("pk"))
+    for end in (
+        datetime.date(2022, 3, 1),
+        datetime.date(2023, 2, 1),
+        datetime.date(2023, 2, 1),
+        day,
+        day + ONE,
+    ):
+        group = rng.sample(players, 4)
+        games = [(a, b, rng.choice(["1-0", "0-1", "1/2-1/2"])) for a, b in itertools.combinations(group, 2)]
+        save_tournament(group, games, end=end)
     base = lists.list_rows(stichtag=day)
+    assert {last is None for last in base.values_list(lists.STICHTAG_LAST, flat=True)} == {True, False}
     filters = {
         "all": base,
         "rated": lists.rated(base),
         "club": base.in_club(club),
         "top 7": lists.top(base, n=7),
+        "rated in the club": lists.rated(base.in_club(club)),
     }
     fields = ("pk", lists.STICHTAG_VALUE, lists.STICHTAG_LAST)
     for (filtered, rows), (ordered, order) in itertools.product(filters.items(), PAGE_ORDERS.items()):
@@ -172,6 +196,18 @@ def test_every_page_at_a_stichtag_read_in_two_steps_is_the_slice_of_the_list(see
             expected = [tuple(getattr(r, f) for f in fields) for r in queryset[low : low + size]]
             page = lists.page_records(queryset[low : low + size])
             assert [tuple(getattr(r, f) for f in fields) for r in page] == expected, (filtered, ordered, low)
+            dwz = [lists.split_stichtag_value(r[1])[0] for r in expected]
+            everyone = [
+                lists.split_stichtag_value(v)[0] for v in rows.values_list(lists.STICHTAG_VALUE, flat=True)
+            ]
+            ranks = {d: 1 + sum(1 for other in everyone if other is not None and other > d) for d in dwz if d}
+            assert lists.ranks(queryset, dwz_values=dwz) == ranks, (filtered, ordered, low)
+            # In descending order of value or DWZ the ranks come from the page's place in the list.
+            known = lists.page_ranks(queryset[low : low + size], page)
+            if page and ordered in ("the list's", "by DWZ, down"):
+                assert known == ranks, (filtered, ordered, low)
+            else:
+                assert known is None or not page, (filtered, ordered, low)
 
     # Which first step each took: the value index alone, the players alone, the joined keys.
     def first_step(sql: str) -> str:
@@ -183,9 +219,14 @@ def test_every_page_at_a_stichtag_read_in_two_steps_is_the_slice_of_the_list(see
         ("all", None): "spans",
         ("rated", None): "spans",
         ("all", ("-dwz_sort", "-name_sort", "-pk")): "spans",
+        ("all", ("-last_sort", "-name_sort", "-pk")): "spans",
+        ("rated", ("-last_sort", "-name_sort", "-pk")): "spans",
+        ("all", ("last_sort", "name_sort", "pk")): "spans",
+        ("club", ("-last_sort", "-name_sort", "-pk")): "joined",
         ("all", ("publication_objection", "name_sort", "pk")): "players",
         ("club", ("club_sort", "name_sort", "pk")): "players",
         ("club", None): "joined",
+        ("top 7", None): "joined",
         ("top 7", ("publication_objection", "name_sort", "pk")): "joined",
     }
     for (filtered, order), step in first_steps.items():
