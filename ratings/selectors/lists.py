@@ -384,9 +384,7 @@ def _band(rows: QuerySet[Player]) -> list[Player] | None:
     top, bottom = (first, last) if descending else (last, first)
     least = bottom * step if bottom >= 0 else 0
     most = (top + 1) * step - 1 if top >= 0 else 0
-    whole = _unsliced(rows)
-    if rated:  # the band holds no value 0: the rated filter's NOT IN would only cost
-        whole.query.where.children = [c for c in whole.query.where.children if not _is_rated_filter(c)]
+    whole = _without_rated(_unsliced(rows))
     banded = whole.filter(**{f"{at.SPAN_VALUE}__gte": least, f"{at.SPAN_VALUE}__lte": most})
     return list(banded[low - above : high - above])
 
@@ -432,10 +430,7 @@ def _band_by_last(rows: QuerySet[Player]) -> list[Player] | None:
         keys = keys.order_by(*[f"-{name}" if descending else name for name, descending in rest])
         return _records(rows, list(keys.values_list("pk", flat=True)[low - above : high - above]))
     earliest, latest = (last, first) if latest_first else (first, last)
-    whole = _unsliced(rows)
-    if rated:
-        whole.query.where.children = [c for c in whole.query.where.children if not _is_rated_filter(c)]
-        whole = whole.filter(**{f"{at.SPAN_VALUE}__gt": 0})
+    whole = _without_rated(_unsliced(rows))
     if earliest is not None:
         band = Q(**{f"{at.LAST}__gte": earliest, f"{at.LAST}__lte": latest})
     else:
