@@ -83,3 +83,17 @@ def test_chart_with_one_evaluation_shows_one_point(live_server, page, db):
     scale = page.evaluate(f"(() => {{ const y = {script}.scales.y; return [y.min, y.max]; }})()")
     assert scale[0] < 1500 < scale[1]
     assert errors == []
+
+
+def test_the_page_links_wrap_under_a_list_on_a_phone(live_server, page, data):
+    """A list of many pages at 390 px: the page links wrap under it instead of widening the table's box (it
+    scrolled sideways for them, and a swipe pushed the DWZ-Index out of view)."""
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(live_server.url + "/ranglisten/?per_page=1&page=3")
+    expect(page.locator(".pagination .page-item")).not_to_have_count(0)
+    box = page.locator("#rating-table").evaluate(
+        "t => [t.closest('.table-responsive').scrollWidth, t.closest('.table-responsive').clientWidth]"
+    )
+    assert box[0] <= box[1], box
+    dwz = page.locator("#rating-table tbody td.num:not(.d-none)").last.bounding_box()
+    assert dwz is not None and dwz["x"] + dwz["width"] <= 390, dwz
