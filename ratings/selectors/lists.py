@@ -523,7 +523,9 @@ def ranked(queryset: QuerySet[Player]) -> QuerySet[Player]:
 def ranks(queryset: QuerySet[Player], *, dwz_values: Iterable[int | None] | None = None) -> dict[int, int]:
     """The rank by DWZ among the rows of ``queryset`` of each rated DWZ in ``dwz_values`` (all when None):
     one more than the number of rows with a higher DWZ, so equal DWZ share a rank (one query, of the rows
-    from the lowest wanted DWZ up: from the index in DWZ order)."""
+    from the lowest wanted DWZ up: from the index in DWZ order). At a Stichtag the whole federation's are
+    counted from its spans alone, a filtered page's from the spans above its lowest DWZ whose players the
+    filters keep (up to ``RANK_SPANS``), else joined."""
     wanted = None if dwz_values is None else {v for v in dwz_values if v is not None}
     if wanted is not None and not wanted:
         return {}

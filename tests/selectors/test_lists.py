@@ -116,6 +116,10 @@ def test_a_clubs_list_at_a_stichtag_looked_up_player_by_player_equals_the_joined
     assert few.count() == joined.count() == 5
     assert lists.rated(few).count() == lists.rated(joined).count() == 4
     assert lists.ranks(few) == lists.ranks(joined)
+    for low in range(5):  # a page of the club's list ranked from its place, as counted
+        page = lists.page_records(few[low : low + 2])
+        dwz = [lists.split_stichtag_value(getattr(r, lists.STICHTAG_VALUE))[0] for r in page]
+        assert lists.page_ranks(few[low : low + 2], page) == lists.ranks(few, dwz_values=dwz), low
     assert list(lists.top(few, n=2).values_list("pk", flat=True)) == list(
         lists.top(joined, n=2).values_list("pk", flat=True)
     )

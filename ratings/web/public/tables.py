@@ -315,26 +315,23 @@ class RatingListTable(LeanTable):
         """The page, then its rows' primary clubs and ranks: two queries for the page's rows alone (and their
         last evaluations at a Stichtag)."""
         super().paginate(*args, **kwargs)
-        known = None
+        ranked = "rank" not in (self.exclude or ())
+        known: dict[int, int] | None = None if ranked else {}
         if self.stichtag is not None:
             # The page's players first, then their rows (``lists.page_records``); in the order of DWZ their
             # ranks from their place.
             sliced = self.page.object_list.data
             records = lists.page_records(sliced)
             self.page.object_list = BoundRows(data=records, table=self)
-            known = lists.page_ranks(sliced, records)
+            if ranked:
+                known = lists.page_ranks(sliced, records)
             lists.stichtag_rows(records, stichtag=self.stichtag)
         else:
             records = [row.record for row in self.page.object_list]
         clubs = lists.primary_clubs(player_ids=[r.pk for r in records])
-        if "rank" in (self.exclude or ()):
-            ranks = {}
-        else:
-            ranks = (
-                known
-                if known is not None
-                else lists.ranks(self.data.data, dwz_values=[r.dwz for r in records])
-            )
+        ranks = (
+            known if known is not None else lists.ranks(self.data.data, dwz_values=[r.dwz for r in records])
+        )
         for record in records:
             record.club_name, record.club_zps, record.member_number = clubs.get(record.pk, (None, None, None))
             record.rank = ranks.get(record.dwz)
