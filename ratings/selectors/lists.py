@@ -67,7 +67,7 @@ class StichtagQuerySet(PlayerQuerySet):
             # The federation's rated players at the day: the players less those whose span has no DWZ (the
             # value index; the players' NOT IN read every player).
             unrated = RatingSpan.objects.filter(at.alive(_day(self)), value=0)
-            query.where.children = [child for child in query.where.children if not _is_rated_filter(child)]
+            _drop_rated(query)
             return query.get_count(using=self.db) - unrated.count()
         return query.get_count(using=self.db)
 
@@ -184,6 +184,11 @@ def _federation(query: Query) -> bool | None:
     if not others:
         return False
     return True if len(others) == 1 and _is_rated_filter(others[0]) else None
+
+
+def _drop_rated(query: Query) -> None:
+    """Take ``rated``'s condition out of ``query`` (a clone of the caller's)."""
+    query.where.children = [child for child in query.where.children if not _is_rated_filter(child)]
 
 
 def _is_rated_filter(node: Any) -> bool:
@@ -463,7 +468,7 @@ def _filters(rows: QuerySet[Player]) -> tuple[bool, QuerySet[Player] | None] | N
     stripped = _without_spans(query)
     if stripped is None:
         return None
-    stripped.where.children = [child for child in stripped.where.children if not _is_rated_filter(child)]
+    _drop_rated(stripped)
     return rated, QuerySet(Player, query=stripped)
 
 
@@ -480,7 +485,7 @@ def _without_rated(rows: QuerySet[Player]) -> QuerySet[Player]:
     if not any(_is_rated_filter(child) for child in rows.query.where.children):
         return rows
     rows = rows.all()
-    rows.query.where.children = [c for c in rows.query.where.children if not _is_rated_filter(c)]
+    _drop_rated(rows.query)
     return rows.filter(**{f"{at.SPAN_VALUE}__gt": 0})
 
 
