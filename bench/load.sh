@@ -13,7 +13,10 @@
 #     LOAD_DATABASE_URL=postgres://postgres@127.0.0.1:5432/dwz_fed2m_load bench/load.sh
 #                                   # an existing, migrated database instead of the demo (a copy of the 2 M
 #                                   # federation: `createdb -T dwz_fed2m dwz_fed2m_load`); nothing is seeded
-# Environment: PORT (8003), CONNECTIONS (50), DURATION (20s), WORKERS (2), CACHE (warm | cold | both: warm).
+# Two lines more per run measure the evening a new list appears: `every card` and `every tournament` ask for
+# all players' cards (all tournaments' pages) in a shuffled order, each about once, so even the warm run
+# renders nearly every request (the page cache on, as deployed: a miss also writes the page).
+# Environment: PAGES (all | many: all), PORT (8003), CONNECTIONS (50), DURATION (20s), WORKERS (2), CACHE (warm | cold | both: warm).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,6 +64,16 @@ p = Player.objects.annotate(n=Count("evaluations")).order_by("-n", "pk").first()
 t = Tournament.objects.annotate(n=Count("entries")).order_by("-n", "pk").first()
 c = Club.objects.annotate(n=Count("memberships")).order_by("-n", "pk").first()
 print(p.key, t.pk, c.zps)')
+# Every card and every tournament page, shuffled (a seeded order: runs compare).
+"$BIN/python" manage.py shell --no-imports -v 0 -c '
+import random
+from ratings.models import Player, Tournament
+paths = [f"/spieler/{k}/" for k in Player.objects.filter(publication_objection=False).values_list("key", flat=True)]
+random.Random(31).shuffle(paths)
+open("'"$work"'/cards.txt", "w").write("\n".join(paths) + "\n")
+paths = [f"/turniere/{pk}/" for pk in Tournament.objects.values_list("pk", flat=True)]
+random.Random(31).shuffle(paths)
+open("'"$work"'/tournaments.txt", "w").write("\n".join(paths) + "\n")'
 
 # gunicorn reads ./gunicorn.conf.py when the checkout has one; the command line pins what we compare.
 start() {
@@ -85,11 +98,34 @@ done = function(summary, latency, requests)
     latency:percentile(99) / 1000, latency.max / 1000, e.status, e.connect + e.read + e.write + e.timeout))
 end
 LUA
+# Many paths: each wrk thread walks the shuffled file from its own starting point.
+cat > "$work/many.lua" <<'LUA'
+local threads = {}
+local counter = 0
+setup = function(thread)
+  thread:set("offset", counter)
+  counter = counter + 1
+  table.insert(threads, thread)
+end
+init = function(args)
+  paths = {}
+  for line in io.lines(os.getenv("LOAD_PATHS")) do
+    if #line > 0 then table.insert(paths, line) end
+  end
+  i = math.floor(#paths * offset / 2)
+end
+request = function()
+  i = i % #paths + 1
+  return wrk.format("GET", paths[i])
+end
+LUA
+cat "$work/report.lua" >> "$work/many.lua"
 
 commit=${LOAD_COMMIT:-$(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo unknown)}
 export CONNECTIONS
 pages=(/health/ / /ranglisten/ "/spieler/$player/" "/turniere/$tournament/" /vereine/ "/vereine/$club/" /turniere/
   "/api/players/$player")
+[ "${PAGES:-all}" = many ] && pages=(/health/)  # PAGES=many: /health/ and the two lines of many pages only
 # One line per page with its ratio to /health/ (measured first, in the same server run).
 measure() {
   local mode=$1 health=
@@ -101,6 +137,15 @@ measure() {
     rps=$(sed -E 's/.*"rps": ([0-9.]+).*/\1/' <<<"$line")
     [ -n "$health" ] || health=$rps
     echo "${line%\}}, \"ratio\": $(awk -v a="$rps" -v b="$health" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')}"
+  done
+  for name in cards tournaments; do
+    label="every ${name%s}"; [ "$name" = cards ] || label="every tournament"
+    line=$(LOAD_PAGE=$label LOAD_CACHE=$mode LOAD_COMMIT=$commit LOAD_PATHS="$work/$name.txt" wrk --threads 2 \
+      --connections "$CONNECTIONS" --duration "$DURATION" --timeout 10s --script "$work/many.lua" \
+      "http://127.0.0.1:$PORT/" | grep '^{')
+    rps=$(sed -E 's/.*"rps": ([0-9.]+).*/\1/' <<<"$line")
+    echo "${line%\}}, \"paths\": $(wc -l <"$work/$name.txt"), \"ratio\": $(awk -v a="$rps" -v b="$health" \
+      'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')}"
   done
   echo "{\"load_average\": \"$(cut -d' ' -f1-3 /proc/loadavg)\", \"cache\": \"$mode\"}"
 }

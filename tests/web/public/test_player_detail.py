@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from ratings.enums import AdjustmentKind
+from ratings.enums import AdjustmentKind, ResultCode
 from ratings.models import RatingAdjustment
 from ratings.services import adjustment_save
 
@@ -151,9 +151,9 @@ def test_unknown_player_is_a_friendly_404(client, db):
 @pytest.mark.parametrize("item_count", [1, 3])
 def test_query_count(client, populate, django_assert_num_queries, item_count):
     central = populate(item_count)["central"]
-    # player, memberships (+club, organisation), the history's evaluations (summaries), adjustments, the
-    # page's evaluations, running recalculation; one more per panel of RATINGS_PLAYER_CARD_PANELS
-    with django_assert_num_queries(6 + len(settings.RATINGS_PLAYER_CARD_PANELS)):
+    # player, memberships (+club, organisation), the history's evaluations (whole: it fits on the page),
+    # adjustments, running recalculation; one more per panel of RATINGS_PLAYER_CARD_PANELS
+    with django_assert_num_queries(5 + len(settings.RATINGS_PLAYER_CARD_PANELS)):
         response = client.get(url(central))
     assert len(response.context["history"]) == item_count + 2  # start value, club tournament, blitz
 
@@ -163,6 +163,7 @@ def test_long_history_by_pages_latest_first(client, populate, monkeypatch, djang
     pages; the chart keeps every point."""
     monkeypatch.setattr("ratings.selectors.players.CARD_PAGE_ROWS", 2)
     central = populate(3)["central"]  # start value (adjustment), club tournament, Blitz 0–2
+    # A history longer than a page: its latest rows (also the first page's) tell, then the summaries.
     with django_assert_num_queries(6 + len(settings.RATINGS_PLAYER_CARD_PANELS)):
         response = client.get(url(central))
     rows = response.context["history"]
@@ -175,7 +176,8 @@ def test_long_history_by_pages_latest_first(client, populate, monkeypatch, djang
     assert nav.count('class="page-link"') == 3 and 'href="?page=3#history-table"' in nav
     assert 'aria-current="page">2024<' in nav
 
-    second = client.get(url(central), {"page": 2}).context["history"]
+    with django_assert_num_queries(7 + len(settings.RATINGS_PLAYER_CARD_PANELS)):  # and the page's rows
+        second = client.get(url(central), {"page": 2}).context["history"]
     assert [(r.number, r.evaluation.tournament.name) for r in second] == [
         (1, "Vereinsturnier"),
         (2, "Blitz 0"),
@@ -203,3 +205,35 @@ def test_english_dates_and_labels(client, e2):
     with translation.override("en"):
         assert translation.gettext("Karteikarte") == "Rating card"  # locale/en is merged
     assert "Rating card" in html and "Performance" in html
+
+
+@pytest.mark.parametrize("until", [None, datetime.date(2024, 4, 11)])
+def test_card_pages_of_every_size_equal_the_whole_history(populate, until):
+    """Whatever the page size, the pages hold the whole history's rows in order, each once, as evaluations
+    read whole (a short history is read in one query, a long one's first page from its latest rows, any
+    other page and a Stichtag's by primary key), with the same numbers and chart."""
+    from ratings.selectors.players import card_page
+    from tests.builders import make_player, make_tournament
+
+    central = populate(4)["central"]  # start value, club tournament, Blitz 0–3 (April 10–13)
+    for name in ("Schnell A", "Schnell B"):  # two more on Blitz 1's day: the order of a day counts
+        guest = make_player(surname=f"Gast {name}", first_name="G", dwz=1450, index=3)
+        games = [(1, central, guest, ResultCode.DRAW)]
+        make_tournament([central, guest], games, end=datetime.date(2024, 4, 11), name=name)
+    whole = card_page(player=central, per_page=100, until=until)
+    assert whole.number == 1 and whole.total == len(whole.rows) == (8 if until is None else 6)
+    days = [row.evaluation.tournament.name for row in whole.rows if row.date == datetime.date(2024, 4, 11)]
+    assert days == ["Blitz 1", "Schnell A", "Schnell B"]
+
+    def shown(row):
+        e = row.evaluation
+        return (row.kind, row.number, row.date, e and (e.pk, e.tournament.name, e.dwz_new), row.before)
+
+    for per_page in range(1, whole.total + 2):
+        asked = range(1, whole.total + 3)  # past the oldest page too
+        pages = [card_page(player=central, page=n, per_page=per_page, until=until) for n in asked]
+        count = -(-whole.total // per_page)
+        assert [len(p.pages) for p in pages] == [count] * len(asked)
+        rows = [shown(row) for p in reversed(pages[:count]) for row in p.rows]
+        assert rows == [shown(row) for row in whole.rows]
+        assert all(p.chart == whole.chart and p.value == whole.value for p in pages)
