@@ -207,33 +207,58 @@ def test_english_dates_and_labels(client, e2):
     assert "Rating card" in html and "Performance" in html
 
 
-@pytest.mark.parametrize("until", [None, datetime.date(2024, 4, 11)])
+@pytest.mark.parametrize("until", [None, datetime.date(2024, 4, 11), datetime.date(2024, 4, 12)])
 def test_card_pages_of_every_size_equal_the_whole_history(populate, until):
-    """Whatever the page size, the pages hold the whole history's rows in order, each once, as evaluations
-    read whole (a short history is read in one query, a long one's first page from its latest rows, any
-    other page and a Stichtag's by primary key), with the same numbers and chart."""
-    from ratings.selectors.players import card_page
-    from tests.builders import make_player, make_tournament
+    """Whatever the page size, the pages hold the history's rows in order, each once, numbered, with the
+    chart and the Stichtag's values of the whole history (``history`` and ``up_to``: the card's rows read
+    another way). A short history is read in one query, a long one's first page from its latest rows, any
+    other page and a Stichtag's by primary key."""
+    from ratings.selectors.players import card_page, history, up_to, value_after
+    from tests.builders import make_player, make_tournament, save_tournament
 
     central = populate(4)["central"]  # start value, club tournament, Blitz 0–3 (April 10–13)
-    for name in ("Schnell A", "Schnell B"):  # two more on Blitz 1's day: the order of a day counts
+    day = datetime.date(2024, 4, 11)  # Blitz 1's day: the order of a day counts (DSB-coded first)
+    for name, code in (
+        ("Schnell ohne Code", None),
+        ("Schnell 2", "C418-C05-002"),
+        ("Schnell 1", "C418-C05-001"),
+    ):
         guest = make_player(surname=f"Gast {name}", first_name="G", dwz=1450, index=3)
         games = [(1, central, guest, ResultCode.DRAW)]
-        make_tournament([central, guest], games, end=datetime.date(2024, 4, 11), name=name)
-    whole = card_page(player=central, per_page=100, until=until)
-    assert whole.number == 1 and whole.total == len(whole.rows) == (8 if until is None else 6)
-    days = [row.evaluation.tournament.name for row in whole.rows if row.date == datetime.date(2024, 4, 11)]
-    assert days == ["Blitz 1", "Schnell A", "Schnell B"]
+        make_tournament([central, guest], games, end=day, name=name, code=code)
+    guest = make_player(surname="Gast Offen", first_name="G", dwz=1450, index=3)
+    # Played as a non-member: a row of the tournament, none of his card.
+    save_tournament([central, guest], [(central, guest, "1-0")], end=day, non_members=[central], name="Offen")
+    adjustment = RatingAdjustment(
+        player=central, kind=AdjustmentKind.CORRECTION, date=day, dwz=1620, index=11
+    )
+    adjustment_save(adjustment=adjustment)
+
+    rows = history(player=central)
+    if until is not None:
+        rows = up_to(rows, until)
+    names = [row.evaluation.tournament.name for row in rows if row.evaluation and row.date == day]
+    assert names[:3] == ["Schnell 1", "Schnell 2", "Blitz 1"] and "Offen" not in names
+    assert any(row.adjustment and row.date == day for row in rows)
 
     def shown(row):
         e = row.evaluation
-        return (row.kind, row.number, row.date, e and (e.pk, e.tournament.name, e.dwz_new), row.before)
+        fields = e and (e.pk, e.tournament.name, e.dwz_old, e.dwz_new, e.index_new, e.performance, e.status)
+        return (row.kind, row.number, row.date, fields, row.adjustment and row.adjustment.pk, row.before)
 
-    for per_page in range(1, whole.total + 2):
-        asked = range(1, whole.total + 3)  # past the oldest page too
+    expected = [shown(row) for row in rows]
+    for per_page in range(1, len(rows) + 2):
+        asked = range(1, len(rows) + 3)  # past the oldest page too
         pages = [card_page(player=central, page=n, per_page=per_page, until=until) for n in asked]
-        count = -(-whole.total // per_page)
-        assert [len(p.pages) for p in pages] == [count] * len(asked)
-        rows = [shown(row) for p in reversed(pages[:count]) for row in p.rows]
-        assert rows == [shown(row) for row in whole.rows]
-        assert all(p.chart == whole.chart and p.value == whole.value for p in pages)
+        count = -(-len(rows) // per_page)
+        assert [(p.number, len(p.pages), p.total) for p in pages] == [
+            (min(n, count), count, len(rows)) for n in asked
+        ]
+        assert [shown(row) for p in reversed(pages[:count]) for row in p.rows] == expected
+        assert [shown(row) for row in pages[-1].rows] == expected[: len(rows) - (count - 1) * per_page]
+        assert [p.first for p in pages[:count]] == [
+            max(len(rows) - n * per_page, 0) + 1 for n in range(1, count + 1)
+        ]
+        charted = [(r.date and r.date.isoformat(), r.dwz_after) for r in rows if r.dwz_after is not None]
+        assert all([(c["date"], c["dwz"]) for c in p.chart] == charted for p in pages)
+        assert all(p.value == (value_after(rows) if until else None) for p in pages)
